@@ -1,0 +1,164 @@
+"""``gpu-wizard``: the command line, a thin shell over ``wizard.core``.
+
+With no sub-command it opens the wizard (the GUI); ``check``, ``compat``, ``snapshot`` and
+``explain`` run headless.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Optional
+
+from wizard import __version__
+
+EXIT_READY, EXIT_NOT_READY, EXIT_ERROR = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpu-wizard",
+        description="Get TensorFlow onto your NVIDIA GPU. Without a command, opens the wizard.",
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-wizard {__version__}")
+    parser.add_argument(
+        "--profile", metavar="FILE", help="run the wizard against a machine profile (demo mode)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="diagnose GPU, driver, CUDA, cuDNN and TensorFlow")
+    check.add_argument("--profile", metavar="FILE", help="replay a machine profile")
+    check.add_argument("--python", metavar="EXE", help="the Python environment to check")
+    check.add_argument("--tf", metavar="VERSION", help="the TensorFlow version to aim for")
+    fmt = check.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the report as JSON")
+    fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    check.add_argument("--no-color", action="store_true", help="plain text without colours")
+
+    compat = sub.add_parser("compat", help="which CUDA, cuDNN, Python and driver a TF needs")
+    compat.add_argument("--tf", metavar="VERSION")
+    compat.add_argument("--cuda", metavar="VERSION")
+    compat.add_argument("--os", choices=("windows", "linux", "wsl2"), required=True)
+    compat.add_argument("--json", action="store_true")
+
+    snapshot = sub.add_parser("snapshot", help="write a machine profile of this machine")
+    snapshot.add_argument("-o", "--output", metavar="FILE", required=True)
+    snapshot.add_argument("--python", metavar="EXE", help="also probe this Python environment")
+
+    explain = sub.add_parser("explain", help="explain an error log (FILE, or - for stdin)")
+    explain.add_argument("file", metavar="FILE")
+    explain.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command is None:
+            from wizard import app
+
+            return app.main(profile=args.profile)
+        handler = {
+            "check": cmd_check,
+            "compat": cmd_compat,
+            "snapshot": cmd_snapshot,
+            "explain": cmd_explain,
+        }[args.command]
+        return handler(args)
+    except KeyboardInterrupt:
+        print("gpu-wizard: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    except BrokenPipeError:
+        return EXIT_ERROR
+
+
+def _load_host(profile: Optional[str]):
+    from wizard.core.host import LocalHost, ReplayHost
+
+    return ReplayHost.from_file(profile) if profile else LocalHost()
+
+
+def _use_color(args: argparse.Namespace) -> bool:
+    if args.no_color or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from wizard.core import report as report_format
+    from wizard.core.diagnose import CheckOptions, run_check
+    from wizard.core.host import HostError
+
+    try:
+        host = _load_host(args.profile)
+        report = run_check(host, CheckOptions(python=args.python, tensorflow=args.tf))
+    except HostError as exc:
+        print(f"gpu-wizard check: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except ValueError as exc:  # e.g. an unknown --tf version
+        print(f"gpu-wizard check: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.json:
+        text = report_format.to_json(report) + "\n"
+    elif args.markdown:
+        text = report_format.to_markdown(report)
+    else:
+        text = report_format.to_text(report, color=_use_color(args))
+    sys.stdout.write(text)
+    return EXIT_READY if report.ready else EXIT_NOT_READY
+
+
+def cmd_compat(args: argparse.Namespace) -> int:
+    from wizard.core import knowledge
+
+    try:
+        answer = knowledge.compat_answer(tf=args.tf, cuda=args.cuda, os_kind=args.os)
+    except ValueError as exc:
+        print(f"gpu-wizard compat: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.json:
+        print(json.dumps(answer, indent=2, ensure_ascii=False))
+    else:
+        print(knowledge.compat_text(answer))
+    return 0
+
+
+def cmd_snapshot(args: argparse.Namespace) -> int:
+    from wizard.core.snapshot import write_snapshot
+
+    try:
+        path = write_snapshot(args.output, python=args.python)
+    except OSError as exc:
+        print(f"gpu-wizard snapshot: cannot write {args.output}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_ERROR
+    print(f"wrote {path}")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from wizard.core import explain
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+    except OSError as exc:
+        print(f"gpu-wizard explain: cannot read {args.file}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_ERROR
+    findings = explain.explain_log(text)
+    if args.json:
+        payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings]}
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        print(explain.findings_text(findings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

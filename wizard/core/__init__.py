@@ -1,0 +1,1 @@
+"""The Qt-free engine: everything that knows about GPUs, versions and the machine."""

@@ -1,0 +1,149 @@
+"""The chain: pick the environment and the target, run every layer bottom up, build the Report.
+
+Every layer is checked even when a lower one fails; a layer that raises becomes ``unknown`` with
+a ``check_failed`` finding rather than ending the check.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from wizard.core import knowledge
+from wizard.core.host import Host
+from wizard.core.layers import CheckContext, layer_checker
+from wizard.core.model import (
+    LAYERS,
+    UNKNOWN,
+    Finding,
+    LayerResult,
+    Report,
+    Target,
+)
+
+log = logging.getLogger(__name__)
+
+
+class CheckCancelled(Exception):
+    """Raised between layers when the caller's ``cancelled()`` turns true."""
+
+
+@dataclass
+class CheckOptions:
+    python: Optional[str] = None
+    """The interpreter to check (``--python``); else the best discovered environment."""
+    tensorflow: Optional[str] = None
+    """The TF version to aim for (``--tf``); else the installed one, else the recommended one."""
+    probe_timeout: float = 180.0
+    layers: tuple[str, ...] = LAYERS
+    timings: dict[str, float] = field(default_factory=dict)
+    """Filled with seconds per step, for benchmarks."""
+
+
+def run_check(
+    host: Host,
+    options: Optional[CheckOptions] = None,
+    progress: Callable[[float, str], None] = lambda fraction, text: None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> Report:
+    """Diagnose the whole chain on ``host``."""
+    options = options or CheckOptions()
+    started = time.perf_counter()
+    progress(0.0, "environment")
+    python, probe, env_reason = choose_environment(host, options)
+    options.timings["environment"] = time.perf_counter() - started
+    if cancelled():
+        raise CheckCancelled()
+    target = choose_target(host, options, probe, python, env_reason)
+    ctx = CheckContext(
+        host=host, target=target, python=python, probe=probe, progress=progress, cancelled=cancelled
+    )
+    for index, name in enumerate(options.layers):
+        if cancelled():
+            raise CheckCancelled()
+        progress((index + 1) / (len(options.layers) + 1), name)
+        ctx.results[name] = run_layer(name, ctx, options.timings)
+    progress(1.0, "done")
+    layers = [ctx.results[name] for name in options.layers]
+    extra = ctx.cache.get("extra_layers", [])  # e.g. a pytorch entry from the TF layer
+    return Report(
+        platform=host.platform.to_dict(),
+        target=target,
+        layers=layers + list(extra),
+        ready=is_ready(ctx),
+        python=python,
+    )
+
+
+def run_layer(name: str, ctx: CheckContext, timings: Optional[dict[str, float]] = None) -> LayerResult:
+    """Run one layer; an exception in it becomes an ``unknown`` result with its error."""
+    started = time.perf_counter()
+    try:
+        result = layer_checker(name)(ctx)
+    except CheckCancelled:
+        raise
+    except Exception as exc:  # a bug or an unexpected machine: report it, keep going
+        log.exception("layer %s failed", name)
+        result = LayerResult(
+            layer=name,
+            status=UNKNOWN,
+            summary=f"check failed: {type(exc).__name__}: {exc}",
+            findings=[
+                Finding(
+                    "check_failed",
+                    severity="warn",
+                    params={"error": f"{type(exc).__name__}: {exc}", "layer": name},
+                )
+            ],
+        )
+    if timings is not None:
+        timings[name] = time.perf_counter() - started
+    return result
+
+
+def choose_environment(
+    host: Host, options: CheckOptions
+) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
+    """The Python environment to check, its probe output, and why it was chosen."""
+    from wizard.core import envs
+
+    return envs.choose_environment(host, options.python, timeout=options.probe_timeout)
+
+
+def choose_target(
+    host: Host,
+    options: CheckOptions,
+    probe: Optional[dict[str, Any]],
+    python: Optional[str],
+    env_reason: str,
+) -> Target:
+    installed = None
+    if probe and isinstance(probe.get("packages"), dict):
+        packages = probe["packages"]
+        installed = next(
+            (
+                packages.get(name)
+                for name in ("tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel")
+                if packages.get(name)
+            ),
+            None,
+        )
+    return knowledge.choose_target(
+        host.platform.os_kind,
+        requested=options.tensorflow,
+        installed=installed,
+        installed_where=python,
+    )
+
+
+def is_ready(ctx: CheckContext) -> bool:
+    """Ready: TF in the chosen environment lists the GPU and ran matmul and conv on it."""
+    tf = (ctx.probe or {}).get("tensorflow") or {}
+    if not tf.get("gpus"):
+        return False
+    return all(
+        (tf.get(step) or {}).get("ok") and "GPU" in str((tf.get(step) or {}).get("device", ""))
+        for step in ("matmul", "conv")
+    )
