@@ -1,0 +1,196 @@
+"""query_nvml against the real nvidia-ml-py binding (this machine has no NVIDIA driver, so
+nvmlInit fails for real) and against monkeypatched pynvml calls for the other cases."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pynvml
+import pytest
+
+from wizard.core import nvml_query
+from wizard.core.host import NVML_ERRORS
+from wizard.core.nvml_query import error_kind, is_laptop_name, query_nvml
+
+
+def _driver_present() -> bool:
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        return False
+    pynvml.nvmlShutdown()
+    return True
+
+
+@pytest.mark.skipif(_driver_present(), reason="this test needs a machine without an NVIDIA driver")
+def test_real_binding_without_driver_maps_the_real_error() -> None:
+    result = query_nvml()
+    assert result["error"] in ("library_not_found", "driver_not_loaded")
+    assert result["detail"]
+    assert "gpus" not in result
+
+
+def test_real_binding_no_timeout_path_gives_the_same_answer() -> None:
+    assert query_nvml(timeout=None)["error"] == query_nvml()["error"]
+
+
+@pytest.mark.parametrize(
+    ("exc_name", "kind"),
+    [
+        ("NVMLError_LibraryNotFound", "library_not_found"),
+        ("NVMLError_DriverNotLoaded", "driver_not_loaded"),
+        ("NVMLError_LibRmVersionMismatch", "driver_library_mismatch"),
+        ("NVMLError_NoPermission", "no_permission"),
+        ("NVMLError_Unknown", "unknown"),
+        ("NVMLError_GpuIsLost", "unknown"),
+    ],
+)
+def test_init_errors_map_to_profile_kinds(monkeypatch, exc_name: str, kind: str) -> None:
+    exc_class = getattr(pynvml, exc_name)
+
+    def failing_init() -> None:
+        raise exc_class()
+
+    shutdowns = []
+    monkeypatch.setattr(pynvml, "nvmlInit", failing_init)
+    monkeypatch.setattr(pynvml, "nvmlShutdown", lambda: shutdowns.append(1))
+    result = query_nvml()
+    assert result["error"] == kind
+    assert kind in NVML_ERRORS
+    assert shutdowns == []  # init failed: nothing to shut down
+
+
+def test_os_error_from_a_broken_library_is_unknown(monkeypatch) -> None:
+    def failing_init() -> None:
+        raise OSError("libnvidia-ml.so.1: invalid ELF header")
+
+    monkeypatch.setattr(pynvml, "nvmlInit", failing_init)
+    result = query_nvml()
+    assert result == {"error": "unknown", "detail": "libnvidia-ml.so.1: invalid ELF header"}
+
+
+def _fake_gpu(monkeypatch, *, cc_error: bool = False, lost: int | None = None) -> list[int]:
+    """Patch pynvml so that two GPUs answer; returns the list that counts shutdowns."""
+    shutdowns: list[int] = []
+    monkeypatch.setattr(pynvml, "nvmlInit", lambda: None)
+    monkeypatch.setattr(pynvml, "nvmlShutdown", lambda: shutdowns.append(1))
+    monkeypatch.setattr(pynvml, "nvmlSystemGetDriverVersion", lambda: "516.94")
+    monkeypatch.setattr(pynvml, "nvmlSystemGetCudaDriverVersion_v2", lambda: 11070)
+    monkeypatch.setattr(pynvml, "nvmlSystemGetNVMLVersion", lambda: b"11.516.94")
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetCount", lambda: 2)
+
+    def handle(index: int) -> int:
+        if index == lost:
+            raise pynvml.NVMLError_GpuIsLost()
+        return index
+
+    names = {0: b"NVIDIA GeForce RTX 3070 Ti Laptop GPU", 1: "NVIDIA RTX A6000"}
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetHandleByIndex", handle)
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetName", lambda h: names[h])
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetUUID", lambda h: f"GPU-{h}")
+    monkeypatch.setattr(
+        pynvml,
+        "nvmlDeviceGetPciInfo",
+        lambda h: SimpleNamespace(busId=b"00000000:01:00.0", pciDeviceId=0x24A010DE),
+    )
+
+    def cc(h: int) -> tuple[int, int]:
+        if cc_error:
+            raise pynvml.NVMLError_NotSupported()
+        return (8, 6)
+
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetCudaComputeCapability", cc)
+    monkeypatch.setattr(
+        pynvml, "nvmlDeviceGetMemoryInfo", lambda h: SimpleNamespace(total=8589934592)
+    )
+    return shutdowns
+
+
+def test_fake_gpu_fields_and_shutdown(monkeypatch) -> None:
+    shutdowns = _fake_gpu(monkeypatch)
+    result = query_nvml()
+    assert result["error"] is None
+    assert result["driver_version"] == "516.94"
+    assert result["cuda_driver_version"] == 11070
+    assert result["nvml_version"] == "11.516.94"
+    first = result["gpus"][0]
+    assert first == {
+        "index": 0,
+        "name": "NVIDIA GeForce RTX 3070 Ti Laptop GPU",
+        "uuid": "GPU-0",
+        "pci_bus_id": "00000000:01:00.0",
+        "pci_device_id": "24a0",
+        "compute_capability": [8, 6],
+        "memory_total_bytes": 8589934592,
+        "is_laptop": True,
+    }
+    assert result["gpus"][1]["is_laptop"] is False
+    assert shutdowns == [1]
+
+
+def test_unsupported_field_is_none_and_lost_gpu_keeps_its_index(monkeypatch) -> None:
+    shutdowns = _fake_gpu(monkeypatch, cc_error=True, lost=1)
+    result = query_nvml()
+    assert result["error"] is None
+    assert result["gpus"][0]["compute_capability"] is None
+    assert result["gpus"][1]["index"] == 1
+    assert result["gpus"][1]["error"].startswith("unknown")
+    assert shutdowns == [1]
+
+
+def test_failure_after_init_still_shuts_down(monkeypatch) -> None:
+    shutdowns = _fake_gpu(monkeypatch)
+
+    def count() -> int:
+        raise pynvml.NVMLError_DriverNotLoaded()
+
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetCount", count)
+    result = query_nvml()
+    assert result["error"] == "driver_not_loaded"
+    assert shutdowns == [1]
+
+
+def test_hung_nvml_times_out_instead_of_blocking(monkeypatch) -> None:
+    release = threading.Event()
+    monkeypatch.setattr(pynvml, "nvmlInit", lambda: release.wait(5))
+    try:
+        result = query_nvml(timeout=0.2)
+    finally:
+        release.set()
+    assert result["error"] == "unknown"
+    assert "did not answer" in result["detail"]
+
+
+def test_missing_binding_is_reported(monkeypatch) -> None:
+    def no_binding():
+        raise ImportError("No module named 'pynvml'")
+
+    monkeypatch.setattr(nvml_query, "_import_pynvml", no_binding)
+    result = query_nvml()
+    assert result["error"] == "unknown"
+    assert "nvidia-ml-py" in result["detail"]
+
+
+def test_error_kind_uses_the_class_hierarchy() -> None:
+    class Sub(pynvml.NVMLError_DriverNotLoaded):
+        pass
+
+    assert error_kind(Sub()) == "driver_not_loaded"
+    assert error_kind(ValueError()) == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("name", "laptop"),
+    [
+        ("NVIDIA GeForce RTX 3070 Ti Laptop GPU", True),
+        ("NVIDIA GeForce GTX 1060 with Max-Q Design", True),
+        ("NVIDIA GeForce GTX 980M", True),
+        ("NVIDIA GA104M [GeForce RTX 3070 Ti Mobile / Max-Q]", True),
+        ("NVIDIA GeForce RTX 4090", False),
+        ("Tesla T4", False),
+        ("NVIDIA RTX A2000 12GB", False),
+    ],
+)
+def test_laptop_names(name: str, laptop: bool) -> None:
+    assert is_laptop_name(name) is laptop

@@ -1,0 +1,167 @@
+"""Ask NVML (through nvidia-ml-py's ``pynvml``) what the driver knows, in the profile's ``nvml``
+shape (DESIGN section 3).
+
+``query_nvml()`` never raises: a missing library, an unloaded driver, a user-space/kernel
+mismatch or a permission problem become ``{"error": <kind>, "detail": <NVML's text>}``, with
+the kinds of :data:`wizard.core.host.NVML_ERRORS`. A field one GPU does not support becomes
+``None``; a GPU that cannot be opened keeps its index and gets an ``error``. ``nvmlShutdown`` is
+always called after a successful ``nvmlInit``. A driver that hangs in NVML cannot freeze the
+caller: the query runs in a daemon thread with a time limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from types import ModuleType
+from typing import Any, Callable, Optional
+
+DEFAULT_TIMEOUT = 30.0
+LAPTOP_NAME = re.compile(r"\b(laptop|mobile|max-q)\b|\b[0-9]{3,4}m\b", re.IGNORECASE)
+
+# pynvml exception class name -> the profile's error kind.
+_ERROR_KINDS = {
+    "NVMLError_LibraryNotFound": "library_not_found",
+    "NVMLError_DriverNotLoaded": "driver_not_loaded",
+    "NVMLError_LibRmVersionMismatch": "driver_library_mismatch",
+    "NVMLError_NoPermission": "no_permission",
+}
+
+
+def is_laptop_name(name: str) -> bool:
+    """True for names NVIDIA gives laptop parts ("... Laptop GPU", "Max-Q", "GTX 1060M", a
+    pci.ids "Mobile" entry). NVML has no such field; the name is what there is."""
+    return bool(LAPTOP_NAME.search(name or ""))
+
+
+def error_kind(exc: BaseException) -> str:
+    """The profile's error kind for a pynvml exception (by class, so any binding version works)."""
+    for cls in type(exc).__mro__:
+        kind = _ERROR_KINDS.get(cls.__name__)
+        if kind:
+            return kind
+    return "unknown"
+
+
+def query_nvml(timeout: Optional[float] = DEFAULT_TIMEOUT, module: Optional[ModuleType] = None
+               ) -> dict[str, Any]:
+    """What NVML reports about the driver and every GPU. ``module`` replaces ``pynvml`` (tests)."""
+    if timeout is None:
+        return _query(module)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        box["result"] = _query(module)
+
+    worker = threading.Thread(target=target, name="nvml-query", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if "result" not in box:
+        return {
+            "error": "unknown",
+            "detail": f"NVML did not answer within {timeout:g} s (the driver may be hung; "
+            "restart the machine)",
+        }
+    return box["result"]
+
+
+def _query(module: Optional[ModuleType]) -> dict[str, Any]:
+    try:
+        nvml = module if module is not None else _import_pynvml()
+    except ImportError as exc:
+        return {
+            "error": "unknown",
+            "detail": f"the Python binding nvidia-ml-py (pynvml) is not installed: {exc}",
+        }
+    try:
+        nvml.nvmlInit()
+    except Exception as exc:  # NVMLError subclasses, or OSError from a broken library
+        return {"error": error_kind(exc), "detail": _text(exc) or type(exc).__name__}
+    try:
+        return _read_all(nvml)
+    except Exception as exc:  # an unexpected failure after init: still report, never raise
+        return {"error": error_kind(exc), "detail": _text(exc) or type(exc).__name__}
+    finally:
+        with contextlib.suppress(Exception):  # nothing useful to do if shutdown fails
+            nvml.nvmlShutdown()
+
+
+def _import_pynvml() -> ModuleType:
+    import pynvml
+
+    return pynvml
+
+
+def _read_all(nvml: ModuleType) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "error": None,
+        "driver_version": _field(nvml, "nvmlSystemGetDriverVersion"),
+        "cuda_driver_version": _cuda_driver_version(nvml),
+        "nvml_version": _field(nvml, "nvmlSystemGetNVMLVersion"),
+        "gpus": [],
+    }
+    count = nvml.nvmlDeviceGetCount()
+    for index in range(int(count)):
+        result["gpus"].append(_read_gpu(nvml, index))
+    return result
+
+
+def _cuda_driver_version(nvml: ModuleType) -> Optional[int]:
+    for name in ("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"):
+        value = _field(nvml, name)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def _read_gpu(nvml: ModuleType, index: int) -> dict[str, Any]:
+    gpu: dict[str, Any] = {"index": index}
+    try:
+        handle = nvml.nvmlDeviceGetHandleByIndex(index)
+    except Exception as exc:
+        gpu["error"] = f"{error_kind(exc)}: {_text(exc)}"
+        gpu["name"] = None
+        return gpu
+    gpu["name"] = _field(nvml, "nvmlDeviceGetName", handle)
+    gpu["uuid"] = _field(nvml, "nvmlDeviceGetUUID", handle)
+    pci = _field(nvml, "nvmlDeviceGetPciInfo", handle, raw=True)
+    gpu["pci_bus_id"] = (_text(getattr(pci, "busId", None)) or None) if pci is not None else None
+    device_id = getattr(pci, "pciDeviceId", None) if pci is not None else None
+    gpu["pci_device_id"] = f"{(int(device_id) >> 16) & 0xFFFF:04x}" if device_id else None
+    cc = _field(nvml, "nvmlDeviceGetCudaComputeCapability", handle, raw=True)
+    gpu["compute_capability"] = [int(cc[0]), int(cc[1])] if _is_pair(cc) else None
+    memory = _field(nvml, "nvmlDeviceGetMemoryInfo", handle, raw=True)
+    total = getattr(memory, "total", None) if memory is not None else None
+    gpu["memory_total_bytes"] = int(total) if total else None
+    gpu["is_laptop"] = is_laptop_name(gpu["name"] or "")
+    return gpu
+
+
+def _field(nvml: ModuleType, name: str, *args: Any, raw: bool = False) -> Any:
+    """One NVML call; None when the binding lacks it or the GPU does not support it."""
+    func: Optional[Callable[..., Any]] = getattr(nvml, name, None)
+    if func is None:
+        return None
+    try:
+        value = func(*args)
+    except Exception:
+        return None
+    if raw:
+        return value
+    if isinstance(value, (bytes, str)):
+        return _text(value)
+    return value
+
+
+def _is_pair(value: Any) -> bool:
+    return isinstance(value, (tuple, list)) and len(value) == 2
+
+
+def _text(value: Any) -> str:
+    """Old bindings return bytes, newer ones str; exception text goes through str()."""
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace").rstrip("\0")
+    return str(value)
