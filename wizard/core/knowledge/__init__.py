@@ -1,18 +1,83 @@
-"""Version knowledge. (Interim: replaced by the compat-table queries.)"""
+"""Version knowledge: the compatibility tables and GPU specs, loaded from ``resources/``.
+
+``resources/compat.json`` and ``resources/gpu_specs.json`` are built from
+``shared/data/compat-sources.json`` and ``gpu-specs.json`` by ``scripts/build_compat.py``; every
+row keeps the source it was read from. This package only answers questions over those rows.
+"""
 
 from __future__ import annotations
 
-from typing import Optional
+from wizard.core.knowledge.answer import compat_answer, compat_text
+from wizard.core.knowledge.compat import (
+    DriverRequirement,
+    TfRequirement,
+    and_cuda_first_tf,
+    and_cuda_pins,
+    choose_target,
+    compat_data,
+    compute_capability_requirement,
+    cuda_download_url,
+    cuda_release_version,
+    cudnn_download_url,
+    cudnn_supports_cuda,
+    driver_download_url,
+    install_command,
+    install_notes,
+    known_tf_versions,
+    last_windows_gpu_tf,
+    max_cuda_for_driver,
+    min_compute_capability,
+    min_driver,
+    nearest_known_tf,
+    recommended_tf,
+    tf_requirement,
+    tf_versions_for_cuda,
+)
+from wizard.core.knowledge.gpus import gpu_spec, peak_fp16_tensor_tflops, peak_fp32_tflops
+from wizard.core.knowledge.versions import (
+    compare_versions,
+    driver_cuda_version,
+    nvidia_driver_from_wddm,
+    parse_version,
+    python_supported,
+    series,
+    version_at_least,
+)
 
-from wizard.core.model import Target
-
-
-def choose_target(
-    os_kind: str,
-    requested: Optional[str] = None,
-    installed: Optional[str] = None,
-    installed_where: Optional[str] = None,
-) -> Target:
-    if os_kind == "windows":
-        return Target("2.10.0", "11.2", "8.1", "3.7-3.10", "recommended for native Windows", os_kind)
-    return Target("2.21.0", "12.5", "9.3", "3.10-3.13", "recommended", os_kind, pip_cuda=True)
+__all__ = [
+    "DriverRequirement",
+    "TfRequirement",
+    "and_cuda_first_tf",
+    "and_cuda_pins",
+    "choose_target",
+    "compare_versions",
+    "compat_answer",
+    "compat_data",
+    "compat_text",
+    "compute_capability_requirement",
+    "cuda_download_url",
+    "cuda_release_version",
+    "cudnn_download_url",
+    "cudnn_supports_cuda",
+    "driver_cuda_version",
+    "driver_download_url",
+    "gpu_spec",
+    "install_command",
+    "install_notes",
+    "known_tf_versions",
+    "last_windows_gpu_tf",
+    "max_cuda_for_driver",
+    "min_compute_capability",
+    "min_driver",
+    "nearest_known_tf",
+    "nvidia_driver_from_wddm",
+    "parse_version",
+    "peak_fp16_tensor_tflops",
+    "peak_fp32_tflops",
+    "python_supported",
+    "recommended_tf",
+    "series",
+    "tf_requirement",
+    "tf_versions_for_cuda",
+    "version_at_least",
+]
