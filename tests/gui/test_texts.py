@@ -1,0 +1,122 @@
+"""wizard/pages/texts.py covers every code and step of wizard/core/codes.py, renders the same
+English as core, and renders Chinese with the params intact once zh_CN is installed."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import string
+
+import pytest
+
+from wizard import i18n
+from wizard.core import codes, model
+from wizard.core.model import Finding, Step
+from wizard.pages import texts
+from wizard.pages.finding_templates import FINDINGS, STEPS
+
+HINT = (
+    "run python scripts/update_translations.py "
+    "(it regenerates wizard/pages/finding_templates.py)"
+)
+
+
+def _sample_params(template: str) -> dict[str, str]:
+    """A value for every placeholder of ``template``: its own name in angle brackets."""
+    names = [f for _, f, _, _ in string.Formatter().parse(template) if f]
+    return {name: f"<{name}>" for name in names}
+
+
+def test_every_code_and_step_has_a_template() -> None:
+    missing_codes = sorted(set(codes.CODES) - set(FINDINGS))
+    missing_steps = sorted(set(codes.STEPS) - set(STEPS))
+    assert not missing_codes, f"codes without a GUI text: {missing_codes}; {HINT}"
+    assert not missing_steps, f"steps without a GUI text: {missing_steps}; {HINT}"
+    assert not set(FINDINGS) - set(codes.CODES), f"texts for removed codes; {HINT}"
+
+
+@pytest.mark.parametrize("code", sorted(codes.CODES))
+def test_english_equals_core(qapp, code: str) -> None:
+    entry = codes.CODES[code]
+    params = _sample_params(entry.message + entry.fix)
+    finding = Finding(code=code, params=params)
+    assert texts.finding_title(code) == entry.title, HINT
+    assert texts.finding_message(finding) == finding.message(), HINT
+    assert texts.finding_fix(finding) == finding.fix_summary(), HINT
+    # Missing and None params render the way core renders them ('?' and '').
+    bare = Finding(code=code, params={name: None for name in list(params)[:1]})
+    assert texts.finding_message(bare) == bare.message()
+    assert texts.finding_fix(bare) == bare.fix_summary()
+
+
+@pytest.mark.parametrize("key", sorted(codes.STEPS))
+def test_steps_english_equals_core(qapp, key: str) -> None:
+    step = Step(key, _sample_params(codes.STEPS[key]))
+    assert texts.step_text(step) == step.text(), HINT
+
+
+def test_unknown_codes_do_not_crash(qapp) -> None:
+    finding = Finding(code="no_such_code", params={"x": 1})
+    assert texts.finding_title("no_such_code") == "no_such_code"
+    assert texts.finding_message(finding) == "no_such_code"
+    assert texts.finding_fix(finding) == ""
+    assert texts.step_text(Step("no_such_step", {"text": "free text"})) == "free text"
+    assert texts.layer_title("quantum") == "quantum"
+    assert texts.status_text("weird") == "weird"
+
+
+def test_layers_and_statuses_english(qapp) -> None:
+    assert [texts.layer_title(layer) for layer in model.LAYERS] == [
+        "GPU",
+        "Driver",
+        "CUDA Toolkit",
+        "cuDNN",
+        "TensorFlow",
+    ]
+    assert [texts.status_text(s) for s in model.STATUSES] == [
+        "OK",
+        "Warning",
+        "Problem",
+        "Unknown",
+        "Not needed",
+    ]
+
+
+def test_broken_template_is_shown_not_raised() -> None:
+    assert texts.render("cuDNN {found", {"found": "8.1"}) == "cuDNN {found"
+    assert texts.render("{a} and {b}", {"a": 1}) == "1 and ?"
+
+
+@pytest.fixture
+def chinese(qapp):
+    assert i18n.install_language(qapp, "zh_CN")
+    yield qapp
+    i18n.install_language(qapp, "en")
+
+
+def test_chinese_rendering_keeps_the_values(chinese) -> None:
+    finding = Finding(
+        code="cudnn_missing",
+        params={"cudnn": "8.1", "cuda": "11.2", "file_note": " (cudnn64_8.dll)"},
+    )
+    message = texts.finding_message(finding)
+    fix = texts.finding_fix(finding)
+    assert "8.1" in message and "cudnn64_8.dll" in message and "没有找到" in message
+    assert "11.2" in fix and "复制" in fix
+    assert texts.finding_title("driver_too_old") == "驱动版本过旧"
+    assert texts.layer_title("cuda") == "CUDA 工具包"
+    assert texts.status_text("ok") == "正常"
+    assert texts.step_text(Step("run", {"command": "pip install x"})) == "运行：pip install x"
+
+
+@pytest.mark.parametrize("code", sorted(codes.CODES))
+def test_every_code_renders_in_chinese(chinese, code: str) -> None:
+    entry = codes.CODES[code]
+    params = _sample_params(entry.message + entry.fix)
+    finding = Finding(code=code, params=params)
+    for text in (texts.finding_title(code), texts.finding_message(finding)):
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in text), f"{code}: {text!r}"
+    for value in params.values():
+        assert value in texts.finding_message(finding) + texts.finding_fix(finding)

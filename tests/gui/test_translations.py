@@ -1,0 +1,194 @@
+"""The Chinese catalogue is complete, current and loads: no unfinished, empty or obsolete entries,
+no entry missing against the source, the same placeholders, a .qm built from this .ts, and
+installing zh_CN translates our texts and QWizard's own buttons.
+
+When one of these fails: run ``python scripts/update_translations.py``, translate the entries it
+reports in ``resources/i18n/gpu_wizard_zh_CN.ts`` and run it again.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import string
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QLocale, QSettings
+from PySide6.QtWidgets import QWizard
+
+from wizard import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+import update_translations as ut  # noqa: E402
+
+TS = ut.ts_path("zh_CN")
+QM = ut.qm_path("zh_CN")
+FIX_HINT = "run python scripts/update_translations.py and translate the reported entries"
+
+
+def _messages(ts_file: Path) -> list[tuple[str, str, ET.Element]]:
+    """(context, source, translation element) for every message in a .ts file."""
+    out = []
+    for context in ET.parse(ts_file).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            out.append((name, message.findtext("source") or "", message.find("translation")))
+    return out
+
+
+def _fields(text: str) -> Counter:
+    """The ``{placeholder}`` names of a template (a Counter: repeats must match too)."""
+    names = Counter()
+    for _literal, field, _spec, _conv in string.Formatter().parse(text):
+        if field is not None:
+            names[field] += 1
+    return names
+
+
+def test_ts_exists_and_is_chinese() -> None:
+    root = ET.parse(TS).getroot()
+    assert root.get("language") == "zh_CN"
+    assert len(_messages(TS)) > 100
+
+
+def test_no_unfinished_empty_or_obsolete_entries() -> None:
+    bad = []
+    for context, source, translation in _messages(TS):
+        kind = translation.get("type") if translation is not None else "missing"
+        text = (translation.text or "").strip() if translation is not None else ""
+        if kind in ("unfinished", "obsolete", "vanished", "missing") or not text:
+            bad.append(f"{context}: {source!r} ({kind or 'empty'})")
+    assert not bad, f"{len(bad)} untranslated/obsolete entries in {TS.name} ({FIX_HINT}):\n" + (
+        "\n".join(bad[:40])
+    )
+
+
+def test_translations_are_chinese() -> None:
+    """A translation identical to its English source is allowed only for names and pure
+    placeholders (cuDNN, TensorFlow, '{text}'); anything else was forgotten."""
+    allowed = {"cuDNN", "TensorFlow", "PyTorch", "{text}"}
+    same = [
+        f"{context}: {source!r}"
+        for context, source, translation in _messages(TS)
+        if translation is not None
+        and (translation.text or "") == source
+        and source not in allowed
+        and any(ch.isalpha() for ch in source.replace("{", "").replace("}", ""))
+        and not any("\u4e00" <= ch <= "\u9fff" for ch in source)
+    ]
+    assert not same, "entries 'translated' as the English source:\n" + "\n".join(same)
+
+
+def test_placeholders_survive_translation() -> None:
+    broken = []
+    for context, source, translation in _messages(TS):
+        text = translation.text or "" if translation is not None else ""
+        try:
+            ok = _fields(source) == _fields(text)
+        except ValueError as exc:  # an unbalanced brace in the translation
+            ok = False
+            text = f"{text} [{exc}]"
+        if not ok:
+            broken.append(f"{context}: {source!r} -> {text!r}")
+    assert not broken, "placeholders differ between source and translation:\n" + "\n".join(
+        broken
+    )
+
+
+def test_finding_templates_module_is_current() -> None:
+    current = ut.TEMPLATES_PY.read_text(encoding="utf-8")
+    assert current == ut.render_templates_module(), (
+        f"{ut.TEMPLATES_PY.relative_to(ROOT)} is stale against wizard/core/codes.py: {FIX_HINT}"
+    )
+
+
+def test_ts_is_current_with_the_source(tmp_path: Path) -> None:
+    """lupdate over today's source must find exactly the messages the committed .ts holds."""
+    copy = tmp_path / TS.name
+    shutil.copy(TS, copy)
+    ut.run_lupdate(copy)
+    before = {(c, s) for c, s, _ in _messages(TS)}
+    after = {(c, s) for c, s, _ in _messages(copy)}
+    new = sorted(after - before)
+    gone = sorted(before - after)
+    assert not new and not gone, (
+        f"{TS.name} is stale ({FIX_HINT}).\nNew in the source: {new[:20]}\n"
+        f"No longer in the source: {gone[:20]}"
+    )
+
+
+def test_qm_is_built_from_this_ts(tmp_path: Path) -> None:
+    rebuilt = tmp_path / QM.name
+    ut.run_lrelease(TS, rebuilt)
+    assert QM.is_file(), f"{QM} is missing: {FIX_HINT}"
+    assert QM.read_bytes() == rebuilt.read_bytes(), (
+        f"{QM.name} was not rebuilt after the last change to {TS.name}: {FIX_HINT}"
+    )
+
+
+@pytest.fixture
+def chinese(qapp):
+    """Install zh_CN for one test, then go back to English."""
+    assert i18n.install_language(qapp, "zh_CN")
+    yield qapp
+    i18n.install_language(qapp, "en")
+
+
+def test_install_zh_cn_translates_our_texts_and_qwizard_buttons(chinese) -> None:
+    assert i18n.current_language() == "zh_CN"
+    assert QCoreApplication.translate("Layers", "CUDA Toolkit") == "CUDA 工具包"
+    assert QCoreApplication.translate("Status", "Problem") == "有问题"
+    wizard = QWizard()
+    try:
+        assert "下一步" in wizard.buttonText(QWizard.WizardButton.NextButton)
+        assert "上一步" in wizard.buttonText(QWizard.WizardButton.BackButton)
+        assert wizard.buttonText(QWizard.WizardButton.CancelButton) == "取消"
+        assert "完成" in wizard.buttonText(QWizard.WizardButton.FinishButton)
+    finally:
+        wizard.deleteLater()
+
+
+def test_switching_back_to_english_removes_the_translators(qapp) -> None:
+    assert i18n.install_language(qapp, "zh_CN")
+    assert i18n.install_language(qapp, "en")
+    assert i18n.current_language() == "en"
+    assert QCoreApplication.translate("Layers", "CUDA Toolkit") == "CUDA Toolkit"
+    assert QWizard().buttonText(QWizard.WizardButton.CancelButton) == "Cancel"
+
+
+def test_our_catalogue_alone_translates_qwizard_buttons(qapp, monkeypatch, tmp_path) -> None:
+    """Without Qt's qtbase_zh_CN.qm (a trimmed bundle) the buttons still come out Chinese."""
+    monkeypatch.setattr(i18n, "qt_translations_dir", lambda: str(tmp_path))
+    try:
+        assert i18n.install_language(qapp, "zh_CN")
+        assert "下一步" in QWizard().buttonText(QWizard.WizardButton.NextButton)
+    finally:
+        i18n.install_language(qapp, "en")
+
+
+def test_languages_and_system_mapping() -> None:
+    assert [code for code, _ in i18n.available_languages()] == ["en", "zh_CN"]
+    assert i18n.system_language(QLocale("zh_CN")) == "zh_CN"
+    assert i18n.system_language(QLocale("zh_TW")) == "zh_CN"
+    assert i18n.system_language(QLocale("en_US")) == "en"
+    assert i18n.system_language(QLocale("de_DE")) == "en"
+    assert i18n.normalize("zh-Hans-CN") == "zh_CN"
+    assert i18n.normalize("fr_FR") is None
+
+
+def test_saved_choice_wins_over_the_system(tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "wizard.ini"), QSettings.Format.IniFormat)
+    assert i18n.saved_language(settings) is None
+    assert i18n.preferred_language(settings) == i18n.system_language()
+    i18n.save_language("zh_CN", settings)
+    assert i18n.saved_language(settings) == "zh_CN"
+    assert i18n.preferred_language(settings) == "zh_CN"
+    settings.setValue(i18n.SETTINGS_KEY, "klingon")
+    assert i18n.preferred_language(settings) == i18n.system_language()
