@@ -183,11 +183,11 @@ def _driver_line(answer: dict[str, Any]) -> str:
     parts = []
     if toolkit:
         release = answer.get("min_driver_release")
-        parts.append(f">= {toolkit}" + (f" (the {release} toolkit's minimum)" if release else ""))
+        parts.append(f">= {toolkit}" + (f" (minimum of the {release} toolkit)" if release else ""))
     else:
         parts.append("no toolkit minimum published")
     if compat:
-        parts.append(f"at least >= {compat} with CUDA minor-version compatibility")
+        parts.append(f"floor >= {compat} with CUDA minor-version compatibility")
     return "; ".join(parts)
 
 

@@ -518,6 +518,7 @@ def compute_capability_requirement(tf_version: str) -> Optional[dict[str, Any]]:
         notes.append(row["caveat"])
     return {
         "tf": series(tf_version),
+        "row": row["tf"],
         "min_cc": row["min_cc"],
         "effective_min_cc": effective,
         "unsupported_cc": list(row["unsupported_cc"]),
