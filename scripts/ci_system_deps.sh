@@ -5,7 +5,7 @@
 # renders as empty boxes in the screenshots.
 #
 # Idempotent and quiet: when every package is installed it does nothing (no apt-get update).
-# Needs root or sudo for the install. On a machine without apt-get it only reports and exits 0
+# Installs as root or with password-less sudo; otherwise it warns and exits 0. On a machine without apt-get it only reports and exits 0
 # (Windows/macOS CI runners bring these libraries with the OS).
 set -euo pipefail
 
@@ -48,11 +48,13 @@ fi
 
 SUDO=""
 if [[ $(id -u) != 0 ]]; then
-  if command -v sudo >/dev/null 2>&1; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
     SUDO="sudo -n"
   else
-    echo "ci_system_deps: missing ${missing[*]} and not root (no sudo)" >&2
-    exit 1
+    # Not fatal: the tests still run, Chinese may render as boxes in screenshots.
+    echo "ci_system_deps: missing ${missing[*]}; not root and no password-less sudo," \
+      "install them by hand" >&2
+    exit 0
   fi
 fi
 
@@ -67,12 +69,13 @@ for need in "${missing[@]}"; do
     if apt-cache show "$name" >/dev/null 2>&1; then chosen=$name; break; fi
   done
   if [[ -z $chosen ]]; then
-    echo "ci_system_deps: no package named ${need//|/ or } in the apt sources" >&2
-    exit 1
+    echo "ci_system_deps: no package named ${need//|/ or } in the apt sources; skipped" >&2
+    continue
   fi
   to_install+=("$chosen")
 done
 
+[[ ${#to_install[@]} == 0 ]] && exit 0
 echo "ci_system_deps: installing ${to_install[*]}"
 $SUDO apt-get install -y -qq --no-install-recommends "${to_install[@]}" >/dev/null
 if command -v fc-cache >/dev/null 2>&1; then
