@@ -234,6 +234,25 @@ CODES: dict[str, Code] = {
         "This check could not run: {error}.",
         "Report this as a bug with the output of gpu-wizard check --markdown.",
     ),
+    "probe_failed": Code(
+        "tensorflow",
+        "Environment probe failed",
+        "The Python environment {python} could not be checked: {error}",
+        "Run {python} -c \"import tensorflow\" in a terminal to see the error, or choose another "
+        "environment with --python.",
+    ),
+    "python_32bit": Code(
+        "tensorflow",
+        "32-bit Python",
+        "{python} is a 32-bit Python {version}; TensorFlow needs a 64-bit Python.",
+        "Install a 64-bit Python {python_range} and create the environment with it.",
+    ),
+    "gpu_computation_failed": Code(
+        "tensorflow",
+        "Computation on the GPU failed",
+        "TensorFlow lists the GPU, but the {step} on {device} failed: {error}",
+        "Read the error above; the log of the check shows what the loader printed before it.",
+    ),
 }
 
 
