@@ -1,10 +1,634 @@
-"""The driver layer. (Interim placeholder: reports unknown.)"""
+"""The driver layer: is an NVIDIA driver installed and loaded, how new is it, and can this user
+(and this WSL distro or container) reach the GPU through it?
+
+Facts come from NVML first (``ctx.nvml()``), ``nvidia-smi`` only when NVML fails, and the PCI
+list to tell "a card without a driver" from "no card". Linux adds the ``/dev/nvidia*`` nodes and
+``nvidia-uvm``; WSL2 adds ``/dev/dxg`` and the Windows-provided libraries in ``/usr/lib/wsl/lib``.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+from typing import Any, Optional
+
+from wizard.core import knowledge
 from wizard.core.layers import CheckContext
-from wizard.core.model import UNKNOWN, LayerResult
+from wizard.core.layers.gpu import Inventory, inventory
+from wizard.core.model import (
+    FAIL,
+    NOT_APPLICABLE,
+    OK,
+    UNKNOWN,
+    WARN,
+    Finding,
+    Fix,
+    LayerResult,
+    Link,
+    Step,
+    sorted_findings,
+)
+
+WSL_GUIDE_URL = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"
+CONTAINER_TOOLKIT_URL = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+)
+LINUX_DRIVER_GUIDE_URL = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/"
+WSL_LIB = "/usr/lib/wsl/lib"
+PROC_NVIDIA_VERSION = "/proc/driver/nvidia/version"
+# A libcuda.so.1 or nvidia-smi from a distro driver package shadows the one Windows provides.
+LINUX_DRIVER_IN_WSL = (
+    "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+    "/usr/lib/aarch64-linux-gnu/libcuda.so.1",
+    "/usr/lib64/libcuda.so.1",
+    "/usr/bin/nvidia-smi",
+)
+CONTAINER_CGROUP = re.compile(r"docker|containerd|kubepods|libpod|lxc", re.IGNORECASE)
+KERNEL_MODULE = re.compile(r"Kernel Module(?:\s+for\s+\S+)?\s+(\d+(?:\.\d+)+)")
+SMI_CUDA = re.compile(r"CUDA Version:\s*(\d+\.\d+)")
+
+
+# -- facts ----------------------------------------------------------------------------------
+
+
+def _driver_versions(ctx: CheckContext, inv: Inventory) -> tuple[Optional[str], Optional[str],
+                                                                 Optional[str]]:
+    """``(driver_version, max CUDA the driver supports, source)``."""
+    nvml = inv.nvml
+    if nvml.get("error") is None and nvml.get("driver_version"):
+        cuda_int = nvml.get("cuda_driver_version")
+        cuda = knowledge.driver_cuda_version(int(cuda_int)) if cuda_int else None
+        return str(nvml["driver_version"]), cuda, "nvml"
+    if inv.smi is not None and inv.smi.ok and inv.smi.driver_version:
+        return inv.smi.driver_version, _smi_banner_cuda(ctx, inv), "nvidia-smi"
+    return None, None, None
+
+
+def _smi_banner_cuda(ctx: CheckContext, inv: Inventory) -> Optional[str]:
+    """The "CUDA Version: 12.2" of nvidia-smi's banner (only used when NVML failed)."""
+    assert inv.smi is not None
+    result = ctx.host.run([inv.smi.program], timeout=20.0)
+    match = SMI_CUDA.search(result.stdout) if result.ok else None
+    return match.group(1) if match else None
+
+
+def _requirement(ctx: CheckContext) -> Optional[knowledge.DriverRequirement]:
+    cuda = ctx.target.cuda
+    if not cuda:
+        return None
+    try:
+        return knowledge.min_driver(cuda, ctx.host.platform.os_kind)
+    except (ValueError, KeyError):
+        return None
+
+
+def _kernel_module_version(ctx: CheckContext) -> Optional[str]:
+    text = ctx.host.read_text(PROC_NVIDIA_VERSION) or ""
+    match = KERNEL_MODULE.search(text)
+    return match.group(1) if match else None
+
+
+def _device_nodes(ctx: CheckContext) -> list[str]:
+    return ctx.host.glob("/dev", "nvidia*")
+
+
+def _in_container(ctx: CheckContext) -> bool:
+    host = ctx.host
+    if host.exists("/.dockerenv") or host.exists("/run/.containerenv"):
+        return True
+    return bool(CONTAINER_CGROUP.search(host.read_text("/proc/1/cgroup") or ""))
+
+
+def _probe_saw_gpu(ctx: CheckContext) -> bool:
+    tf = (ctx.probe or {}).get("tensorflow") or {}
+    torch = (ctx.probe or {}).get("torch") or {}
+    return bool(tf.get("gpus")) or bool(torch.get("available"))
+
+
+def _is_ubuntu(ctx: CheckContext) -> bool:
+    return "ubuntu" in (ctx.host.platform.distro or "").lower()
+
+
+def _gpu_names(inv: Inventory) -> str:
+    names = [str(g.get("name")) for g in inv.gpus] or [str(d.get("name")) for d in inv.nvidia_pci]
+    return ", ".join(names) or "your NVIDIA GPU"
+
+
+def _nvml_evidence(inv: Inventory) -> str:
+    parts = []
+    if inv.nvml_error:
+        detail = inv.nvml.get("detail")
+        parts.append(f"NVML: {inv.nvml_error}" + (f" ({detail})" if detail else ""))
+    if inv.smi is not None and not inv.smi.ok:
+        parts.append(f"{inv.smi.program}: {inv.smi.message or inv.smi.status}")
+    return "; ".join(parts)
+
+
+# -- the layer -------------------------------------------------------------------------------
 
 
 def check(ctx: CheckContext) -> LayerResult:
-    return LayerResult("driver", UNKNOWN, "not checked yet")
+    inv = inventory(ctx)
+    platform = ctx.host.platform
+    linux_native = platform.system == "linux" and not platform.wsl
+    driver, driver_cuda, source = _driver_versions(ctx, inv)
+    requirement = _requirement(ctx)
+    facts: dict[str, Any] = {
+        "driver_version": driver,
+        "cuda_driver_version": driver_cuda,
+        "source": source,
+        "min_driver": _requirement_fact(requirement),
+        "nvml_error": inv.nvml_error,
+        "nvml_detail": inv.nvml.get("detail"),
+    }
+    if inv.smi is not None:
+        facts["nvidia_smi"] = inv.smi.to_fact()
+    if linux_native:
+        facts["kernel_module_version"] = _kernel_module_version(ctx)
+        facts["device_nodes"] = _device_nodes(ctx)
+        facts["in_container"] = _in_container(ctx)
+    findings: list[Finding] = []
+    if platform.wsl:
+        findings += _wsl_findings(ctx, inv, working=driver is not None)
+    elif linux_native and driver is None:
+        findings += _container_findings(ctx, inv, facts)
+    if driver is None:
+        if not findings:
+            no_driver = _no_driver_findings(ctx, inv, requirement, facts)
+            if no_driver is None:
+                return LayerResult(
+                    "driver", NOT_APPLICABLE,
+                    "no NVIDIA GPU on this machine, so no NVIDIA driver is needed", facts,
+                )
+            findings += no_driver
+    else:
+        findings += _working_driver_findings(ctx, inv, driver, driver_cuda, requirement)
+    return LayerResult("driver", _status(findings, driver), _summary(facts, findings),
+                       facts, findings)
+
+
+def _requirement_fact(requirement: Optional[knowledge.DriverRequirement]) -> Optional[dict]:
+    if requirement is None:
+        return None
+    return {
+        "cuda": requirement.cuda,
+        "toolkit": requirement.toolkit,
+        "compat": requirement.compat,
+        "source": requirement.source,
+    }
+
+
+def _status(findings: list[Finding], driver: Optional[str]) -> str:
+    if any(f.severity == "fail" for f in findings):
+        return FAIL
+    if any(f.severity == "warn" for f in findings):
+        return WARN
+    return OK if driver else UNKNOWN
+
+
+def _summary(facts: dict[str, Any], findings: list[Finding]) -> str:
+    worst = next((f for f in sorted_findings(findings) if f.severity != "info"), None)
+    if not facts["driver_version"]:
+        return worst.message().rstrip(".") if worst else "driver state unknown"
+    text = f"driver {facts['driver_version']}"
+    if facts["cuda_driver_version"]:
+        text += f", supports CUDA up to {facts['cuda_driver_version']}"
+    requirement = facts["min_driver"]
+    minimum = requirement and (requirement["toolkit"] or requirement["compat"])
+    if worst is not None and worst.code == "driver_too_old":
+        return f"{text}; too old: CUDA {requirement['cuda']} needs {minimum} or newer"
+    if minimum:
+        text += f"; CUDA {requirement['cuda']} needs {minimum} or newer"
+    if worst is not None:
+        text += "; " + worst.message().rstrip(".")
+    return text
+
+
+def display_name(name: str) -> str:
+    """``"NVIDIA device 10de:2684"`` -> ``"10de:2684"``, ``"NVIDIA GA102 [GeForce RTX 3090]"`` ->
+    ``"GA102 [GeForce RTX 3090]"``: the messages already say "NVIDIA device"."""
+    return re.sub(r"^NVIDIA\s+(device\s+)?", "", name.strip())
+
+
+# -- no working driver -----------------------------------------------------------------------
+
+
+def _no_driver_findings(ctx: CheckContext, inv: Inventory,
+                        requirement: Optional[knowledge.DriverRequirement],
+                        facts: dict[str, Any]) -> Optional[list[Finding]]:
+    """Findings when neither NVML nor nvidia-smi reports a driver; None: no NVIDIA GPU at all."""
+    kind = inv.nvml_error
+    smi_kind = inv.smi.status if inv.smi is not None else None
+    if kind == "driver_library_mismatch" or smi_kind == "driver_library_mismatch":
+        return [_mismatch_finding(ctx, inv, facts)]
+    if kind == "no_permission" or smi_kind == "no_permission":
+        denied = _denied_nodes(ctx) or ["/dev/nvidiactl"]
+        return [_permission_finding(ctx, denied, _nvml_evidence(inv))]
+    nvidia_pci = inv.nvidia_pci
+    if nvidia_pci:
+        bound = [d for d in nvidia_pci if str(d.get("driver") or "").startswith("nvidia")]
+        if ctx.host.platform.system == "linux" and bound:
+            detail = (
+                f"the kernel module '{bound[0].get('driver')}' serves {bound[0].get('name')}, "
+                "but NVML's library (libnvidia-ml.so.1) could not be used, so the driver's "
+                "user-space part is missing or broken"
+            )
+            return [_not_running_finding(ctx, inv, requirement, detail)]
+        return [_without_driver_finding(ctx, inv, nvidia_pci, requirement)]
+    if inv.pci:
+        return None  # the PCI list is known and holds no NVIDIA device
+    detail = _not_running_detail(inv)
+    return [_not_running_finding(ctx, inv, requirement, detail)]
+
+
+def _not_running_detail(inv: Inventory) -> str:
+    smi = inv.smi
+    if smi is None or smi.status == "not_found":
+        return ("NVML could not be loaded and nvidia-smi was not found, and the display device "
+                "list could not be read to tell whether an NVIDIA GPU is present")
+    if smi.status == "timed_out":
+        return (f"{smi.message}; the driver may be hung (restart the machine), and NVML reports "
+                f"{inv.nvml_error}")
+    return f"nvidia-smi failed: {smi.message or smi.status}"
+
+
+def _driver_params(ctx: CheckContext, inv: Inventory,
+                   requirement: Optional[knowledge.DriverRequirement]) -> dict[str, Any]:
+    return {
+        "gpu": _gpu_names(inv),
+        "min_driver": (requirement.minimum if requirement else None) or "the latest",
+        "cuda": ctx.target.cuda or "your framework",
+    }
+
+
+def _install_driver_fix(ctx: CheckContext, params: dict[str, Any],
+                        extra_steps: tuple[Step, ...] = (),
+                        extra_commands: tuple[str, ...] = ()) -> Fix:
+    """Download page, and on Ubuntu the packaged installer; then a restart."""
+    host = ctx.host
+    steps: list[Step] = [Step("install_driver", params)]
+    commands: list[str] = []
+    links = [Link("NVIDIA driver downloads", knowledge.driver_download_url())]
+    if host.platform.wsl:
+        steps = [Step("text", {"text": "Install or update the NVIDIA driver on Windows (not "
+                                       "inside WSL); it provides the GPU to WSL 2."}),
+                 Step("text", {"text": "Then run 'wsl --shutdown' in a Windows terminal and "
+                                       "open the distro again."})]
+        links.append(Link("NVIDIA CUDA on WSL user guide", WSL_GUIDE_URL))
+    elif host.platform.system == "linux":
+        if _is_ubuntu(ctx):
+            steps.append(Step("run", {"command": "sudo ubuntu-drivers install"}))
+            commands.append("sudo ubuntu-drivers install")
+        else:
+            steps.append(Step("text", {"text": "Install the driver from your distribution's "
+                                               "packages (or NVIDIA's repository)."}))
+        links.append(Link("NVIDIA driver installation guide (Linux)", LINUX_DRIVER_GUIDE_URL))
+        steps += list(extra_steps)
+        commands += extra_commands
+        steps.append(Step("restart", {}))
+    else:
+        steps += list(extra_steps)
+        commands += extra_commands
+        steps.append(Step("restart", {}))
+    return Fix(steps=tuple(steps), links=tuple(links), commands=tuple(commands))
+
+
+def _without_driver_finding(ctx: CheckContext, inv: Inventory, devices: list[dict[str, Any]],
+                            requirement: Optional[knowledge.DriverRequirement],
+                            problem: Optional[str] = None) -> Finding:
+    device = devices[0]
+    params = _driver_params(ctx, inv, requirement)
+    params["gpu"] = ", ".join(display_name(str(d.get("name"))) for d in devices)
+    problem = problem or _pci_problem(ctx, device)
+    params["problem"] = f" ({problem})" if problem else ""
+    extra: tuple[Step, ...] = ()
+    commands: tuple[str, ...] = ()
+    if device.get("driver") == "nouveau":
+        extra = (Step("text", {"text": "The NVIDIA installer blacklists nouveau; if nouveau "
+                                       "still loads, rebuild the initramfs and restart."}),)
+    elif _module_failed_to_load(ctx, inv):
+        extra, commands = _MODULE_LOAD_STEPS, _MODULE_LOAD_COMMANDS
+    evidence = "; ".join(
+        filter(None, [f"PCI {d.get('vendor_id')}:{d.get('device_id')} {d.get('name')}"
+                      f" driver={d.get('driver') or 'none'}"
+                      + (f" problem={d.get('problem')}" if d.get("problem") else "")
+                      for d in devices] + [_nvml_evidence(inv)])
+    )
+    return Finding("gpu_without_driver", "fail", params, evidence,
+                   _install_driver_fix(ctx, params, extra, commands))
+
+
+_MODULE_LOAD_STEPS = (
+    Step("text", {"text": "If the driver is installed, load it and read the error: "
+                          "sudo modprobe nvidia (a 'Key was rejected' error means Secure "
+                          "Boot blocks the module: enroll its key with mokutil or sign "
+                          "it; after a kernel update check dkms status)."}),
+)
+_MODULE_LOAD_COMMANDS = ("sudo modprobe nvidia", "mokutil --sb-state", "dkms status")
+
+
+def _module_failed_to_load(ctx: CheckContext, inv: Inventory) -> bool:
+    """Linux: the user-space driver is there (NVML or nvidia-smi ran) but the kernel module is
+    not loaded: Secure Boot, a DKMS build missing for the running kernel, or nouveau."""
+    platform = ctx.host.platform
+    if platform.system != "linux" or platform.wsl:
+        return False
+    smi_kind = inv.smi.status if inv.smi is not None else None
+    return "driver_not_loaded" in (inv.nvml_error, smi_kind)
+
+
+def _pci_problem(ctx: CheckContext, device: dict[str, Any]) -> str:
+    if device.get("problem"):
+        return str(device["problem"])
+    driver = str(device.get("driver") or "")
+    if driver == "nouveau":
+        return "the open-source nouveau driver is loaded instead, which has no CUDA"
+    if driver == "vfio-pci":
+        return "it is bound to vfio-pci, i.e. reserved for a virtual machine"
+    if ctx.host.platform.system == "windows" and driver.lower() == "basicdisplay":
+        return "Windows uses the Microsoft Basic Display Adapter driver for it"
+    if not driver and ctx.host.platform.system == "linux":
+        return "no kernel driver is bound to it"
+    return ""
+
+
+def _not_running_finding(ctx: CheckContext, inv: Inventory,
+                         requirement: Optional[knowledge.DriverRequirement], detail: str
+                         ) -> Finding:
+    params = _driver_params(ctx, inv, requirement)
+    params["detail"] = detail
+    extra: tuple[Step, ...] = ()
+    commands: tuple[str, ...] = ()
+    if ctx.host.platform.system == "linux" and not ctx.host.platform.wsl:
+        extra, commands = _MODULE_LOAD_STEPS, _MODULE_LOAD_COMMANDS
+    evidence = _nvml_evidence(inv) or None
+    return Finding("no_driver_or_nvidia_smi_missing", "fail", params, evidence,
+                   _install_driver_fix(ctx, params, extra, commands))
+
+
+def _mismatch_finding(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]) -> Finding:
+    module = facts.get("kernel_module_version")
+    evidence = _nvml_evidence(inv)
+    if module:
+        evidence += f"; loaded kernel module: {module}"
+    steps = [Step("restart", {})]
+    if ctx.host.platform.system == "linux":
+        steps.append(Step("text", {"text": "If it persists after the restart, reinstall the "
+                                           "driver so that the kernel module and libraries match "
+                                           "(check: cat /proc/driver/nvidia/version)."}))
+    else:
+        steps.append(Step("text", {"text": "If it persists, reinstall the NVIDIA driver (choose "
+                                           "'Perform a clean installation')."}))
+    return Finding(
+        "nvml_driver_library_mismatch", "fail", {"kernel_module": module}, evidence,
+        Fix(steps=tuple(steps),
+            links=(Link("NVIDIA driver downloads", knowledge.driver_download_url()),)),
+    )
+
+
+def _denied_nodes(ctx: CheckContext) -> list[str]:
+    host = ctx.host
+    if host.platform.system != "linux" or host.platform.wsl:
+        return []
+    nodes = ["/dev/nvidiactl", "/dev/nvidia-uvm"] + host.glob("/dev", "nvidia[0-9]*")
+    return [n for n in nodes if host.exists(n) and not host.can_open(n)]
+
+
+def _permission_finding(ctx: CheckContext, denied: list[str], evidence: str) -> Finding:
+    device = ", ".join(denied)
+    commands = ("ls -l /dev/nvidia*", "sudo usermod -aG video $USER")
+    return Finding(
+        "permission_denied_dev_nvidia", "fail", {"device": device},
+        evidence or f"cannot open {device} for reading and writing",
+        Fix(
+            steps=(
+                Step("run", {"command": "ls -l /dev/nvidia*"}),
+                Step("text", {"text": "Add your user to the group shown there (usually 'video'; "
+                                      "the driver's DeviceFileGID in /proc/driver/nvidia/params "
+                                      "sets it):"}),
+                Step("run", {"command": "sudo usermod -aG video $USER"}),
+                Step("text", {"text": "Log out and in again (or restart) so the new group "
+                                      "applies."}),
+            ),
+            commands=commands,
+        ),
+    )
+
+
+# -- a working driver ------------------------------------------------------------------------
+
+
+def _working_driver_findings(ctx: CheckContext, inv: Inventory, driver: str,
+                             driver_cuda: Optional[str],
+                             requirement: Optional[knowledge.DriverRequirement]) -> list[Finding]:
+    platform = ctx.host.platform
+    findings: list[Finding] = []
+    if platform.system == "linux" and not platform.wsl:
+        denied = _denied_nodes(ctx)
+        if denied:
+            findings.append(_permission_finding(ctx, denied, ""))
+        uvm = _uvm_finding(ctx)
+        if uvm:
+            findings.append(uvm)
+    if requirement is not None:
+        too_old = _too_old_finding(ctx, inv, driver, driver_cuda, requirement)
+        if too_old:
+            findings.append(too_old)
+    if inv.source == "pci" and inv.nvidia_pci:
+        # the driver runs but lists none of the NVIDIA cards on the bus
+        problem = (
+            f"driver {driver} is loaded but lists no GPU: the card may need a different "
+            "driver branch, e.g. a legacy one for an old GPU or a newer one for a new GPU"
+        )
+        findings.append(_without_driver_finding(ctx, inv, inv.nvidia_pci, requirement, problem))
+    return findings
+
+
+def _uvm_finding(ctx: CheckContext) -> Optional[Finding]:
+    host = ctx.host
+    if host.exists("/dev/nvidia-uvm") or _probe_saw_gpu(ctx):
+        return None
+    modules = host.read_text("/proc/modules") or ""
+    loaded = any(line.split(" ", 1)[0] == "nvidia_uvm" for line in modules.splitlines())
+    on_demand = host.which("nvidia-modprobe") is not None
+    severity = "warn" if on_demand else "fail"
+    commands = ["sudo nvidia-modprobe -u -c=0"] if loaded else ["sudo modprobe nvidia-uvm"]
+    commands.append("echo nvidia-uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf")
+    note = (
+        "nvidia-modprobe is installed and normally creates it on the first CUDA call; if CUDA "
+        "still fails with error 999 or 'cudaGetDeviceCount returned 30', load it by hand."
+        if on_demand else "Load it now, and make it load at boot:"
+    )
+    evidence = "/dev/nvidia-uvm does not exist; nvidia_uvm module " + (
+        "loaded" if loaded else "not in /proc/modules"
+    )
+    return Finding(
+        "nvidia_uvm_not_loaded", severity, {"module_loaded": loaded}, evidence,
+        Fix(
+            steps=(Step("text", {"text": note}),)
+            + tuple(Step("run", {"command": c}) for c in commands),
+            commands=tuple(commands),
+        ),
+    )
+
+
+def _major(version: str) -> int:
+    parsed = knowledge.parse_version(version)
+    return parsed[0] if parsed else 0
+
+
+def _too_old_finding(ctx: CheckContext, inv: Inventory, driver: str, driver_cuda: Optional[str],
+                     requirement: knowledge.DriverRequirement) -> Optional[Finding]:
+    cuda = requirement.cuda
+    compare = knowledge.compare_versions
+    try:
+        below_compat = bool(requirement.compat) and compare(driver, requirement.compat) < 0
+        below_toolkit = bool(requirement.toolkit) and compare(driver, requirement.toolkit) < 0
+    except ValueError:  # a driver string that is not a version: nothing to compare
+        return None
+    major_short = bool(driver_cuda) and _major(driver_cuda) < _major(cuda)
+    minor_short = bool(driver_cuda) and compare(driver_cuda, cuda) < 0
+    no_compat = requirement.compat is None and below_toolkit  # CUDA 10 and older
+    major = _major(cuda)
+    if below_compat or major_short or no_compat:
+        severity = "fail"
+        note = ""
+        if below_compat and requirement.compat != requirement.minimum:
+            note = (f" CUDA {major}.x minor-version compatibility lowers the floor to "
+                    f"{requirement.compat}, which this driver does not reach either.")
+        elif major_short and not below_compat:
+            note = (f" This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a "
+                    "newer one.")
+    elif below_toolkit or minor_short:
+        severity = "warn"
+        note = (
+            f" It can still run through CUDA {major}.x minor-version compatibility"
+            + (f" (driver {requirement.compat} or newer)" if requirement.compat else "")
+            + ", but code built for the newer CUDA (PTX compiled just in time, ptxas) may fail "
+            "with 'unsupported PTX version'; updating is recommended."
+        )
+    else:
+        return None
+    params = _driver_params(ctx, inv, requirement)
+    params.update({
+        "driver": driver,
+        "driver_cuda": driver_cuda or "an unknown version",
+        "cuda": cuda,
+        "min_driver": requirement.minimum,
+        "compat": requirement.compat,
+        "note": note,
+    })
+    evidence = f"driver {driver}" + (f", CUDA {driver_cuda}" if driver_cuda else "") + (
+        f"; CUDA {cuda} needs {requirement.toolkit or '?'} (toolkit)"
+        + (f", {requirement.compat} (minor-version compatibility)" if requirement.compat else "")
+    )
+    fix = _install_driver_fix(ctx, params)
+    if note:  # why it fails or only warns comes first, before the steps that fix it
+        fix = replace(fix, steps=(Step("text", {"text": note.strip()}), *fix.steps))
+    return Finding("driver_too_old", severity, params, evidence, fix)
+
+
+# -- WSL and containers ----------------------------------------------------------------------
+
+
+def _wsl_findings(ctx: CheckContext, inv: Inventory, working: bool) -> list[Finding]:
+    host = ctx.host
+    distro = host.getenv("WSL_DISTRO_NAME") or "<distro>"
+    if host.platform.wsl == 1:
+        return [_wsl_finding(
+            "this distro runs on WSL 1, which has no GPU access; convert it to WSL 2",
+            "fail", f"platform: WSL 1 ({host.platform.release})",
+            commands=(f"wsl --set-version {distro} 2", "wsl --update"),
+        )]
+    if not host.exists("/dev/dxg"):
+        return [_wsl_finding(
+            "/dev/dxg is missing, so GPU paravirtualisation is off (old Windows build or WSL "
+            "kernel, or no current NVIDIA driver on Windows)",
+            "fail", "/dev/dxg does not exist",
+            commands=("wsl --update", "wsl --shutdown"),
+        )]
+    findings = []
+    if not host.exists(f"{WSL_LIB}/libcuda.so.1"):
+        findings.append(_wsl_finding(
+            f"{WSL_LIB}/libcuda.so.1 is missing: the Windows NVIDIA driver does not provide CUDA "
+            "to WSL (install a current Windows driver)",
+            "fail", f"{WSL_LIB}: {', '.join(host.listdir(WSL_LIB)) or 'empty or absent'}",
+            commands=("wsl --update", "wsl --shutdown"),
+        ))
+    shadows = [p for p in (PROC_NVIDIA_VERSION, *LINUX_DRIVER_IN_WSL) if host.exists(p)]
+    if shadows:
+        findings.append(_linux_driver_in_wsl(ctx, shadows, "warn" if working else "fail"))
+    if not findings and not working:
+        findings.append(_wsl_finding(
+            f"/dev/dxg and {WSL_LIB}/libcuda.so.1 exist, but NVML cannot reach the driver "
+            "(update the Windows NVIDIA driver)",
+            "fail", _nvml_evidence(inv) or None, commands=("wsl --update", "wsl --shutdown"),
+        ))
+    return findings
+
+
+def _wsl_finding(detail: str, severity: str, evidence: Optional[str],
+                 commands: tuple[str, ...] = (), steps: tuple[Step, ...] = ()) -> Finding:
+    default_steps = (
+        Step("text", {"text": "Install or update the NVIDIA driver on Windows (the normal Game "
+                              "Ready/Studio driver includes WSL support)."}),
+        Step("text", {"text": "In a Windows terminal run the commands below, then open the "
+                              "distro again."}),
+    )
+    return Finding(
+        "wsl_gpu_missing", severity, {"detail": detail}, evidence,
+        Fix(
+            steps=(steps or default_steps) + tuple(Step("run", {"command": c}) for c in commands),
+            links=(Link("NVIDIA CUDA on WSL user guide", WSL_GUIDE_URL),
+                   Link("NVIDIA driver downloads", knowledge.driver_download_url())),
+            commands=commands,
+        ),
+    )
+
+
+def _linux_driver_in_wsl(ctx: CheckContext, shadows: list[str], severity: str) -> Finding:
+    commands: tuple[str, ...] = ()
+    if any(name in (ctx.host.platform.distro or "").lower() for name in ("ubuntu", "debian")):
+        commands = ("sudo apt-get remove --purge 'nvidia-driver-*' 'libnvidia-compute-*' "
+                    "'nvidia-utils-*'",)
+    steps = (
+        Step("text", {"text": "Remove the Linux NVIDIA driver packages from this distro (keep "
+                              "only a WSL cuda-toolkit without driver, if you need nvcc)."}),
+        *(Step("run", {"command": c}) for c in commands),
+        Step("text", {"text": "Then run 'wsl --shutdown' in a Windows terminal and open the "
+                              "distro again."}),
+    )
+    return _wsl_finding(
+        "a Linux NVIDIA driver is installed inside WSL and shadows the one Windows provides",
+        severity, "found: " + ", ".join(shadows), commands=commands, steps=steps,
+    )
+
+
+def _container_findings(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]
+                        ) -> list[Finding]:
+    if not facts.get("in_container"):
+        return []
+    nodes = facts.get("device_nodes") or []
+    if not nodes:
+        detail = " (no /dev/nvidia* devices inside it)"
+    elif inv.nvml_error == "library_not_found":
+        detail = (" (/dev/nvidia* exist, but the driver libraries were not mounted: "
+                  "NVIDIA_DRIVER_CAPABILITIES may lack compute,utility)")
+    else:
+        return []
+    command = "docker run --gpus all <image>"
+    return [Finding(
+        "container_no_gpu_passthrough", "fail", {"detail": detail},
+        _nvml_evidence(inv) or None,
+        Fix(
+            steps=(
+                Step("text", {"text": "On the host: install the NVIDIA driver and the NVIDIA "
+                                      "Container Toolkit."}),
+                Step("run", {"command": command}),
+                Step("text", {"text": "Kubernetes: request nvidia.com/gpu in the pod's resources "
+                                      "(NVIDIA device plugin)."}),
+            ),
+            links=(Link("NVIDIA Container Toolkit install guide", CONTAINER_TOOLKIT_URL),),
+            commands=(command,),
+        ),
+    )]
