@@ -1,1 +1,3 @@
-"""widgets."""
+"""Reusable widgets: status badge, finding card, facts view, progress area, demo banner.
+
+pyqtgraph (the monitor's live plots, a later issue) is only ever imported in this package."""

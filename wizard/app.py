@@ -1,0 +1,164 @@
+"""The only place that builds the QApplication: display check, High-DPI, names for QSettings,
+logging to the user log folder, translators, then the wizard.
+
+``gpu-wizard`` (no command), ``gpu-wizard-gui`` and ``python -m wizard`` end here.
+``--profile FILE`` replays a machine profile (demo and test mode, marked in the window).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Optional
+
+APP_NAME = "GPU Setup Wizard"
+ORG_NAME = "GPU Setup Wizard"
+ORG_DOMAIN = "gpu-wizard.invalid"
+NO_DISPLAY_MESSAGE = "No display found. Run `gpu-wizard check` for the headless report."
+EXIT_OK, EXIT_ERROR = 0, 2
+HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb")
+
+log = logging.getLogger("wizard")
+
+
+def has_display(environ: Optional[dict[str, str]] = None, platform: Optional[str] = None) -> bool:
+    """False on Linux without X11/Wayland unless Qt was told to draw somewhere else."""
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith("linux"):
+        return True
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return True
+    qpa = env.get("QT_QPA_PLATFORM", "").split(":", 1)[0].strip().lower()
+    return qpa in HEADLESS_PLATFORMS
+
+
+def setup_logging() -> Optional[str]:
+    """A rotating UTF-8 log in the platform's user log folder; its path, or None."""
+    from logging.handlers import RotatingFileHandler
+
+    import platformdirs
+
+    root = logging.getLogger()
+    if any(getattr(h, "_gpu_wizard", False) for h in root.handlers):
+        return None
+    try:
+        folder = platformdirs.user_log_path(APP_NAME, ORG_NAME, ensure_exists=True)
+        handler = RotatingFileHandler(
+            folder / "wizard.log", maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+        )
+    except OSError as exc:  # a read-only home must not stop the wizard
+        if sys.stderr is not None:
+            print(f"gpu-wizard: cannot write the log ({exc}); continuing without",
+                  file=sys.stderr)
+        return None
+    handler._gpu_wizard = True  # type: ignore[attr-defined]
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)s %(threadName)s %(name)s: %(message)s")
+    )
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return str(handler.baseFilename)
+
+
+def _install_qt_message_handler() -> None:
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    levels = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+        QtMsgType.QtCriticalMsg: logging.ERROR,
+        QtMsgType.QtFatalMsg: logging.CRITICAL,
+    }
+
+    def handler(kind, _context, message):  # noqa: ANN001 - Qt's signature
+        logging.getLogger("qt").log(levels.get(kind, logging.INFO), "%s", message)
+
+    qInstallMessageHandler(handler)
+
+
+def create_application(argv: Optional[list[str]] = None):
+    """The QApplication, created once, named for QSettings (or the existing one in tests)."""
+    from PySide6.QtCore import QCoreApplication, QSettings, Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        # Qt 6 scales by the screen's factor; pass fractional factors (150 %) through exactly
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
+            Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
+        )
+        QCoreApplication.setOrganizationName(ORG_NAME)
+        QCoreApplication.setOrganizationDomain(ORG_DOMAIN)
+        QCoreApplication.setApplicationName(APP_NAME)
+        QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+        app = QApplication(list(argv) if argv is not None else sys.argv[:1])
+        app.setApplicationDisplayName(APP_NAME)
+    return app
+
+
+def build_wizard(host, app=None, language: Optional[str] = None):  # noqa: ANN001
+    """The wizard for ``host`` (a LocalHost or a ReplayHost) with translators installed."""
+    from wizard import i18n
+    from wizard.core.session import CheckSession
+    from wizard.pages.wizard import SetupWizard
+
+    app = app or create_application()
+    lang = language or i18n.preferred_language()
+    if not i18n.install_language(app, lang):
+        log.warning("language %s is not available; using English", lang)
+    session = CheckSession(host)
+
+    def switch_language(code: str) -> None:
+        i18n.install_language(app, code, save=True)
+
+    return SetupWizard(
+        session,
+        languages=i18n.available_languages(),
+        language=i18n.current_language(),
+        on_language=switch_language,
+    )
+
+
+def _parse_profile(argv: list[str]) -> Optional[str]:
+    parser = argparse.ArgumentParser(prog="gpu-wizard-gui", add_help=False)
+    parser.add_argument("--profile", metavar="FILE")
+    known, _rest = parser.parse_known_args(argv)
+    return known.profile
+
+
+def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int:
+    """Open the wizard; with ``profile`` replay that machine profile. Returns the exit status."""
+    if profile is None:
+        profile = _parse_profile(sys.argv[1:] if argv is None else argv)
+    if not has_display():
+        print(NO_DISPLAY_MESSAGE, file=sys.stderr)
+        return EXIT_ERROR
+    from wizard.core.host import HostError, LocalHost, ReplayHost
+
+    try:
+        host = ReplayHost.from_file(profile) if profile else LocalHost()
+    except HostError as exc:
+        print(f"gpu-wizard: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    app = create_application()
+    log_path = setup_logging()
+    _install_qt_message_handler()
+    log.info("starting; profile=%s log=%s", profile, log_path)
+    wizard = build_wizard(host, app)
+    wizard.show()
+    status = app.exec()
+    wizard.shutdown()
+    from PySide6.QtCore import QThreadPool
+
+    QThreadPool.globalInstance().waitForDone()
+    log.info("closed with status %s", status)
+    return EXIT_OK if status == 0 else EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

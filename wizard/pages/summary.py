@@ -1,0 +1,356 @@
+"""The last page: the whole chain at a glance, what to fix first, and the report to export
+(Markdown for a bug report, JSON to save). Any layer can be opened from here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
+from wizard.core.session import CheckSession
+from wizard.pages import texts
+from wizard.pages.base import WizardPageBase
+from wizard.widgets.finding_card import FindingCard, copy_text
+from wizard.widgets.progress import ProgressArea
+from wizard.widgets.status import RUNNING, StatusBadge, status_icon
+from wizard.workers import FunctionWorker, WorkerError, WorkerManager
+
+LAYER_ROLE = Qt.ItemDataRole.UserRole
+
+
+class SummaryPage(WizardPageBase):
+    def __init__(
+        self,
+        session: CheckSession,
+        workers: WorkerManager,
+        open_layer: Optional[Callable[[str], None]] = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(session, parent)
+        self.workers = workers
+        self._open_layer = open_layer
+        self._worker: Optional[FunctionWorker] = None
+        self._report: Optional[Report] = None
+        self._error: Optional[WorkerError] = None
+        self.cards: list[FindingCard] = []
+
+        self.badge = StatusBadge(UNKNOWN, self)
+        self.verdict = QLabel(self)
+        self.verdict.setWordWrap(True)
+        font = self.verdict.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.verdict.setFont(font)
+        top = QHBoxLayout()
+        top.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.verdict, 1)
+        self.body.addLayout(top)
+        self.target_label = QLabel(self)
+        self.target_label.setWordWrap(True)
+        self.target_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body.addWidget(self.target_label)
+
+        self.progress = ProgressArea(self)
+        self.progress.sig_stop_requested.connect(self.cancel)
+        self.progress.hide()
+        self.body.addWidget(self.progress)
+
+        self.chain_box = QGroupBox(self)
+        chain_layout = QVBoxLayout(self.chain_box)
+        self.chain = QTreeWidget(self.chain_box)
+        self.chain.setColumnCount(3)
+        self.chain.setRootIsDecorated(False)
+        self.chain.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.chain.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.chain.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.chain.header().setStretchLastSection(True)
+        self.chain.setMinimumHeight(120)
+        self.chain.setMaximumHeight(200)
+        self.chain.itemActivated.connect(lambda *_: self.open_selected_layer())
+        self.chain.itemSelectionChanged.connect(self._update_buttons)
+        chain_layout.addWidget(self.chain)
+        chain_buttons = QHBoxLayout()
+        self.open_button = QPushButton(self.chain_box)
+        self.open_button.clicked.connect(self.open_selected_layer)
+        chain_buttons.addStretch(1)
+        chain_buttons.addWidget(self.open_button)
+        chain_layout.addLayout(chain_buttons)
+        self.body.addWidget(self.chain_box)
+
+        self.first_box = QGroupBox(self)
+        self.first_layout = QVBoxLayout(self.first_box)
+        self.body.addWidget(self.first_box)
+
+        self.export_box = QGroupBox(self)
+        export = QHBoxLayout(self.export_box)
+        self.copy_button = QPushButton(self.export_box)
+        self.copy_button.clicked.connect(self.copy_markdown)
+        self.save_button = QPushButton(self.export_box)
+        self.save_button.clicked.connect(self._on_save_clicked)
+        self.export_status = QLabel(self.export_box)
+        export.addWidget(self.copy_button)
+        export.addWidget(self.save_button)
+        export.addWidget(self.export_status, 1)
+        self.body.addWidget(self.export_box)
+
+        # The monitor and the benchmark (a later issue) add their entry points here.
+        self.next_steps = QVBoxLayout()
+        self.body.addLayout(self.next_steps)
+        self.body.addStretch(1)
+        self._show()
+        self.retranslate_ui()
+
+    @property
+    def report(self) -> Optional[Report]:
+        return self._report
+
+    def is_running(self) -> bool:
+        return self._worker is not None
+
+    # -- QWizardPage -------------------------------------------------------------------------
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        self.start()
+
+    def cleanupPage(self) -> None:  # noqa: N802 - Qt override
+        self.cancel()
+
+    def isComplete(self) -> bool:  # noqa: N802 - Qt override
+        return self._worker is None
+
+    # -- work ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.cancel()
+        self._report, self._error = None, None
+        worker = self.workers.start(self.session.run_all)
+        worker.signals.sig_progress.connect(self._on_worker_progress)
+        worker.signals.sig_result.connect(self._on_worker_result)
+        worker.signals.sig_error.connect(self._on_worker_error)
+        worker.signals.sig_cancelled.connect(self._on_worker_cancelled)
+        self._worker = worker
+        self.progress.start()
+        self._show()
+        self.completeChanged.emit()
+
+    def cancel(self) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.cancel()
+            self.progress.hide()
+            self._show()
+            self.completeChanged.emit()
+
+    def _from_current(self) -> bool:
+        return self._worker is not None and self.sender() is self._worker.signals
+
+    def _on_worker_progress(self, fraction: float, key: str) -> None:
+        if self._from_current():
+            self.progress.set_progress(fraction, key)
+
+    def _on_worker_result(self, report: Report) -> None:
+        if self._from_current():
+            self._worker, self._report = None, report
+            self._done()
+
+    def _on_worker_error(self, error: WorkerError) -> None:
+        if self._from_current():
+            self._worker, self._error = None, error
+            self._done()
+
+    def _on_worker_cancelled(self) -> None:
+        if self._from_current():
+            self._worker = None
+            self._done()
+
+    def _done(self) -> None:
+        self.progress.hide()
+        self._show()
+        self.completeChanged.emit()
+
+    # -- the chain and the verdict ----------------------------------------------------------------
+    def _show(self) -> None:
+        running = self._worker is not None
+        report = self._report
+        self.chain_box.setVisible(report is not None)
+        self.export_box.setVisible(report is not None)
+        self.first_box.setVisible(False)
+        self._clear_cards()
+        if running:
+            self.badge.set_status(RUNNING)
+            self.verdict.setText(self.tr("Putting the results together…"))
+            self.target_label.setText("")
+            return
+        if self._error is not None:
+            from wizard.pages.layer_page import error_finding
+
+            self.badge.set_status(UNKNOWN)
+            self.verdict.setText(self.tr("The check could not finish."))
+            self._add_cards([error_finding("summary", self._error)])
+            return
+        if report is None:
+            self.badge.set_status(UNKNOWN)
+            self.verdict.setText(self.tr("The check was stopped before it finished."))
+            return
+        self._fill_chain(report)
+        self._show_verdict(report)
+
+    def _fill_chain(self, report: Report) -> None:
+        self.chain.clear()
+        for layer in report.layers:
+            item = QTreeWidgetItem(
+                [texts.layer_title(layer.layer), texts.status_text(layer.status), layer.summary]
+            )
+            item.setIcon(1, status_icon(layer.status))
+            item.setData(0, LAYER_ROLE, layer.layer)
+            item.setToolTip(2, layer.summary)
+            self.chain.addTopLevelItem(item)
+        self._update_buttons()
+
+    def _show_verdict(self, report: Report) -> None:
+        blocking = report.layer(report.blocking_layer) if report.blocking_layer else None
+        if report.ready:
+            self.badge.set_status(OK)
+            self.verdict.setText(
+                self.tr("Ready: TensorFlow {tf} sees your GPU and computes on it.").format(
+                    tf=report.target.tensorflow)
+            )
+        elif blocking is not None:
+            self.badge.set_status(FAIL)
+            self.verdict.setText(
+                self.tr("Not ready yet. Start with the {layer} layer: fix what is listed below, "
+                        "then check again.").format(layer=texts.layer_title(blocking.layer))
+            )
+        else:
+            status = WARN if any(layer.status == WARN for layer in report.layers) else UNKNOWN
+            self.badge.set_status(status)
+            self.verdict.setText(
+                self.tr("Not ready yet: TensorFlow did not run on the GPU. See the warnings "
+                        "below.")
+            )
+        target = report.target
+        env = report.python or self.tr("no Python environment with TensorFlow")
+        if self.session.options.tensorflow:
+            reason = self.tr("chosen on the first page")
+        else:
+            reason = target.reason
+        self.target_label.setText(
+            self.tr("Target: TensorFlow {tf} ({reason}). Checked environment: {env}").format(
+                tf=target.tensorflow, reason=reason, env=env)
+        )
+        if blocking is not None:
+            findings = [f for f in blocking.findings if f.severity == "fail"] or blocking.findings
+        else:
+            findings = [f for layer in report.layers for f in layer.findings
+                        if f.severity in ("fail", "warn")]
+        if findings:
+            self.first_box.setVisible(True)
+            self._add_cards(findings)
+
+    def _clear_cards(self) -> None:
+        for card in self.cards:
+            self.first_layout.removeWidget(card)
+            card.deleteLater()
+        self.cards = []
+
+    def _add_cards(self, findings: list[Finding]) -> None:
+        self.first_box.setVisible(bool(findings))
+        for finding in findings:
+            card = FindingCard(finding, None, self.first_box)
+            self.first_layout.addWidget(card)
+            self.cards.append(card)
+
+    # -- opening a layer, exporting ----------------------------------------------------------------
+    def selected_layer(self) -> Optional[str]:
+        items = self.chain.selectedItems()
+        return str(items[0].data(0, LAYER_ROLE)) if items else None
+
+    def open_selected_layer(self) -> None:
+        layer = self.selected_layer()
+        if layer and self._open_layer is not None and layer in texts_layers():
+            self._open_layer(layer)
+
+    def _update_buttons(self) -> None:
+        layer = self.selected_layer()
+        self.open_button.setEnabled(bool(layer) and layer in texts_layers())
+
+    def markdown(self) -> str:
+        from wizard.core import report as report_format
+
+        return report_format.to_markdown(self._report) if self._report else ""
+
+    def copy_markdown(self) -> None:
+        if self._report is None:
+            return
+        copy_text(self.markdown())
+        self.export_status.setText(self.tr("Copied as Markdown: paste it into a bug report."))
+
+    @classmethod
+    def ask_save_path(cls, parent: QWidget, suggested: str) -> str:
+        """The file to save the JSON report to ("" when cancelled). Tests replace this."""
+        path, _filter = QFileDialog.getSaveFileName(
+            parent,
+            parent.tr("Save the report"),
+            suggested,
+            parent.tr("JSON report (*.json)"),
+        )
+        return path
+
+    def _on_save_clicked(self) -> None:
+        if self._report is None:
+            return
+        path = type(self).ask_save_path(self, str(Path.home() / "gpu-wizard-report.json"))
+        if path:
+            self.save_json(path)
+
+    def save_json(self, path: str) -> bool:
+        from wizard.core import report as report_format
+
+        if self._report is None:
+            return False
+        try:
+            Path(path).write_text(report_format.to_json(self._report) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.export_status.setText(
+                self.tr("Could not save {path}: {error}").format(
+                    path=path, error=exc.strerror or exc)
+            )
+            return False
+        self.export_status.setText(self.tr("Saved {path}").format(path=path))
+        return True
+
+    def retranslate_ui(self) -> None:
+        self.setTitle(self.tr("Summary"))
+        self.setSubTitle(self.tr("The whole chain at a glance, and what to do first."))
+        self.chain_box.setTitle(self.tr("The chain, bottom up"))
+        self.chain.setHeaderLabels([self.tr("Layer"), self.tr("Status"), self.tr("Found")])
+        self.chain.setAccessibleName(self.tr("Results per layer"))
+        self.open_button.setText(self.tr("&Open this layer"))
+        self.open_button.setAccessibleName(self.tr("Open the selected layer's page"))
+        self.first_box.setTitle(self.tr("What to do first"))
+        self.export_box.setTitle(self.tr("Report"))
+        self.copy_button.setText(self.tr("&Copy as Markdown"))
+        self.copy_button.setAccessibleName(self.tr("Copy the report as Markdown"))
+        self.save_button.setText(self.tr("&Save as JSON…"))
+        self.save_button.setAccessibleName(self.tr("Save the report as a JSON file"))
+        self.export_status.setText("")
+        self._show()
+
+
+def texts_layers() -> tuple[str, ...]:
+    from wizard.core.model import LAYERS
+
+    return LAYERS

@@ -1,0 +1,118 @@
+"""The wizard window: the pages, the routing, the demo marking and a clean shutdown."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Callable, Optional
+
+from PySide6.QtCore import QEvent, QSize
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QWidget, QWizard
+
+from wizard.core.model import LAYERS, Finding
+from wizard.core.session import CheckSession
+from wizard.pages.ids import LAYER_PAGES, PageId
+from wizard.pages.intro import IntroPage
+from wizard.pages.layer_page import LayerPage
+from wizard.pages.summary import SummaryPage
+from wizard.pages.tensorflow_page import TensorFlowPage
+from wizard.workers import WorkerManager
+
+log = logging.getLogger(__name__)
+
+MIN_SIZE = QSize(720, 540)
+START_SIZE = QSize(880, 680)
+
+
+class SetupWizard(QWizard):
+    """Intro, one page per layer, summary. Closing it (Cancel, Finish, Esc, the window's close
+    button) cancels every running check and waits for the worker threads."""
+
+    def __init__(
+        self,
+        session: CheckSession,
+        languages: Optional[list[tuple[str, str]]] = None,
+        language: str = "en",
+        on_language: Optional[Callable[[str], None]] = None,
+        fix_actions: Optional[dict[str, Callable[[Finding], None]]] = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.workers = WorkerManager(self)
+        self.fix_actions: dict[str, Callable[[Finding], None]] = dict(fix_actions or {})
+        """Automatic fixes by action name (``install_cudnn``, ...): a later issue fills this;
+        finding cards show "Fix it" only for the actions listed here."""
+        if sys.platform.startswith("linux"):
+            self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
+        self.setMinimumSize(MIN_SIZE)
+        self.resize(START_SIZE)
+
+        self.intro = IntroPage(
+            session,
+            languages or [("en", "English")],
+            language,
+            on_language,
+        )
+        self.setPage(PageId.INTRO, self.intro)
+        self.layer_pages: dict[str, LayerPage] = {}
+        for layer in LAYERS:
+            if layer == "tensorflow":
+                page: LayerPage = TensorFlowPage(session, self.workers, self.fix_actions)
+            else:
+                page = LayerPage(layer, session, self.workers, self.fix_actions)
+            self.layer_pages[layer] = page
+            self.setPage(LAYER_PAGES[layer], page)
+        self.summary = SummaryPage(session, self.workers, open_layer=self.show_layer)
+        self.setPage(PageId.SUMMARY, self.summary)
+        self.setStartId(PageId.INTRO)
+        self.finished.connect(self._on_finished)
+        self._shut_down = False
+        self.retranslate_ui()
+
+    # -- navigation -----------------------------------------------------------------------------
+    def show_layer(self, layer: str) -> None:
+        """Open ``layer``'s page from the summary: restart, then Next jumps straight to it; its
+        Next carries on up the chain as usual."""
+        self.intro.jump_to = LAYER_PAGES[layer]
+        try:
+            self.restart()
+            self.next()
+        finally:
+            self.intro.jump_to = None
+
+    # -- shutdown -----------------------------------------------------------------------------
+    def shutdown(self, timeout_ms: int = 10000) -> bool:
+        """Cancel running checks and wait for their threads; safe to call more than once."""
+        for page in self.layer_pages.values():
+            page.cancel_check()
+        self.summary.cancel()
+        done = self.workers.shutdown(timeout_ms)
+        self._shut_down = True
+        return done
+
+    def _on_finished(self, _result: int) -> None:
+        self.shutdown()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self.shutdown()
+        super().closeEvent(event)
+
+    # -- language -----------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        super().changeEvent(event)
+
+    def retranslate_ui(self) -> None:
+        if self.session.demo_name:
+            self.setWindowTitle(
+                self.tr("GPU Setup Wizard — Demo: replaying {profile}").format(
+                    profile=self.session.demo_name)
+            )
+        else:
+            self.setWindowTitle(self.tr("GPU Setup Wizard"))
+        self.setAccessibleName(self.windowTitle())
