@@ -2,6 +2,243 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>CommandRow</name>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the command</source>
+        <translation>复制这条命令</translation>
+    </message>
+    <message>
+        <source>Copy to the clipboard: {command}</source>
+        <translation>复制到剪贴板：{command}</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+</context>
+<context>
+    <name>CoreText</name>
+    <message>
+        <source>Add your user to the group shown there (usually &apos;video&apos;; the driver&apos;s DeviceFileGID in /proc/driver/nvidia/params sets it):</source>
+        <translation>把你的用户加入上面显示的用户组（通常是 &apos;video&apos;；由驱动在 /proc/driver/nvidia/params 中的 DeviceFileGID 决定）：</translation>
+    </message>
+    <message>
+        <source>CUDA Toolkit {cuda} download (archive)</source>
+        <translation>CUDA 工具包 {cuda} 下载（历史版本存档）</translation>
+    </message>
+    <message>
+        <source>CUDA installation guide</source>
+        <translation>CUDA 安装指南</translation>
+    </message>
+    <message>
+        <source>Create an environment with Python {ctx_target_python}.</source>
+        <translation>创建一个 Python {ctx_target_python} 的环境。</translation>
+    </message>
+    <message>
+        <source>Create an environment with Python {target_range} (e.g. conda create -n tf python={newest_in_range_target_range}).</source>
+        <translation>创建一个 Python {target_range} 的环境（例如 conda create -n tf python={newest_in_range_target_range}）。</translation>
+    </message>
+    <message>
+        <source>If it persists after the restart, reinstall the driver so that the kernel module and libraries match (check: cat /proc/driver/nvidia/version).</source>
+        <translation>如果重启后问题依旧，请重新安装驱动，让内核模块与库的版本一致（检查命令：cat /proc/driver/nvidia/version）。</translation>
+    </message>
+    <message>
+        <source>If it persists, reinstall the NVIDIA driver (choose &apos;Perform a clean installation&apos;).</source>
+        <translation>如果问题依旧，请重新安装 NVIDIA 显卡驱动（选择“执行清洁安装”）。</translation>
+    </message>
+    <message>
+        <source>If the driver is installed, load it and read the error: sudo modprobe nvidia (a &apos;Key was rejected&apos; error means Secure Boot blocks the module: enroll its key with mokutil or sign it; after a kernel update check dkms status).</source>
+        <translation>如果驱动已经安装，请加载它并查看报错：sudo modprobe nvidia（报错“Key was rejected”表示安全启动（Secure Boot）阻止了该模块：请用 mokutil 登记它的密钥或为模块签名；内核更新后请检查 dkms status）。</translation>
+    </message>
+    <message>
+        <source>If this machine has an NVIDIA GPU, make sure it is enabled in the BIOS/UEFI (hybrid graphics or MUX switch settings) and seated/powered, then check again.</source>
+        <translation>如果这台电脑装有 NVIDIA 显卡，请确认它已在 BIOS/UEFI 中启用（混合显卡或 MUX 切换设置），并且插好、供电正常，然后重新检查。</translation>
+    </message>
+    <message>
+        <source>In a Python 3.7-3.10 environment:</source>
+        <translation>在 Python 3.7-3.10 的环境中：</translation>
+    </message>
+    <message>
+        <source>In a Windows terminal run the commands below, then open the distro again.</source>
+        <translation>在 Windows 终端中运行下面的命令，然后重新打开该发行版。</translation>
+    </message>
+    <message>
+        <source>Install or update the NVIDIA driver on Windows (not inside WSL); it provides the GPU to WSL 2.</source>
+        <translation>在 Windows 中（而不是在 WSL 里）安装或更新 NVIDIA 显卡驱动；WSL 2 通过它使用显卡。</translation>
+    </message>
+    <message>
+        <source>Install or update the NVIDIA driver on Windows (the normal Game Ready/Studio driver includes WSL support).</source>
+        <translation>在 Windows 中安装或更新 NVIDIA 显卡驱动（普通的 Game Ready/Studio 驱动已包含 WSL 支持）。</translation>
+    </message>
+    <message>
+        <source>Install the driver from your distribution&apos;s packages (or NVIDIA&apos;s repository).</source>
+        <translation>从你的发行版软件包（或 NVIDIA 的软件仓库）安装驱动。</translation>
+    </message>
+    <message>
+        <source>Kubernetes: request nvidia.com/gpu in the pod&apos;s resources (NVIDIA device plugin).</source>
+        <translation>Kubernetes：在 Pod 的资源中申请 nvidia.com/gpu（需要 NVIDIA device plugin）。</translation>
+    </message>
+    <message>
+        <source>Log out and in again (or restart) so the new group applies.</source>
+        <translation>注销后重新登录（或重启电脑），让新的用户组生效。</translation>
+    </message>
+    <message>
+        <source>NVIDIA CUDA on WSL user guide</source>
+        <translation>NVIDIA CUDA on WSL 用户指南</translation>
+    </message>
+    <message>
+        <source>NVIDIA Container Toolkit install guide</source>
+        <translation>NVIDIA Container Toolkit 安装指南</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver downloads</source>
+        <translation>NVIDIA 驱动下载</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver installation guide (Linux)</source>
+        <translation>NVIDIA 驱动安装指南（Linux）</translation>
+    </message>
+    <message>
+        <source>NVIDIA drivers</source>
+        <translation>NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>NVIDIA: CUDA GPUs and their compute capability</source>
+        <translation>NVIDIA：支持 CUDA 的显卡及其计算能力</translation>
+    </message>
+    <message>
+        <source>NVIDIA: CUDA-capable GPUs</source>
+        <translation>NVIDIA：支持 CUDA 的显卡</translation>
+    </message>
+    <message>
+        <source>On the host: install the NVIDIA driver and the NVIDIA Container Toolkit.</source>
+        <translation>在宿主机上：安装 NVIDIA 显卡驱动和 NVIDIA Container Toolkit。</translation>
+    </message>
+    <message>
+        <source>Otherwise TensorFlow runs on the CPU only; GPU training needs a machine with a CUDA-capable NVIDIA GPU.</source>
+        <translation>否则 TensorFlow 只能在 CPU 上运行；用 GPU 训练需要一台装有支持 CUDA 的 NVIDIA 显卡的电脑。</translation>
+    </message>
+    <message>
+        <source>PyTorch: install</source>
+        <translation>PyTorch：安装</translation>
+    </message>
+    <message>
+        <source>Remove the Linux NVIDIA driver packages from this distro (keep only a WSL cuda-toolkit without driver, if you need nvcc).</source>
+        <translation>从这个发行版中删除 Linux 版 NVIDIA 驱动软件包（如果需要 nvcc，只保留不含驱动的 WSL 版 cuda-toolkit）。</translation>
+    </message>
+    <message>
+        <source>TensorFlow on WSL2</source>
+        <translation>在 WSL2 上使用 TensorFlow</translation>
+    </message>
+    <message>
+        <source>TensorFlow: install with pip</source>
+        <translation>TensorFlow：用 pip 安装</translation>
+    </message>
+    <message>
+        <source>The NVIDIA installer blacklists nouveau; if nouveau still loads, rebuild the initramfs and restart.</source>
+        <translation>NVIDIA 安装程序会禁用 nouveau；如果 nouveau 仍然被加载，请重新生成 initramfs 并重启。</translation>
+    </message>
+    <message>
+        <source>Then run &apos;wsl --shutdown&apos; in a Windows terminal and open the distro again.</source>
+        <translation>然后在 Windows 终端中运行 &apos;wsl --shutdown&apos;，再重新打开该发行版。</translation>
+    </message>
+    <message>
+        <source>Unset CUDA_VISIBLE_DEVICES or set it to 0.</source>
+        <translation>删除 CUDA_VISIBLE_DEVICES，或把它设为 0。</translation>
+    </message>
+    <message>
+        <source>cuDNN 8.9 install guide: zlib</source>
+        <translation>cuDNN 8.9 安装指南：zlib</translation>
+    </message>
+    <message>
+        <source>cuDNN installation guide</source>
+        <translation>cuDNN 安装指南</translation>
+    </message>
+    <message>
+        <source>cuDNN {target_cudnn} download (NVIDIA, login needed)</source>
+        <translation>cuDNN {target_cudnn} 下载（NVIDIA 官网，需要登录）</translation>
+    </message>
+    <message>
+        <source>zlib 1.2.3 DLL for x64 (winimage)</source>
+        <translation>zlib 1.2.3 x64 版 DLL（winimage）</translation>
+    </message>
+</context>
+<context>
+    <name>DemoBanner</name>
+    <message>
+        <source>Demo: replaying {profile}. Nothing on this computer is checked or changed.</source>
+        <translation>演示模式：正在回放 {profile}。不会检查或修改这台电脑上的任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>FactsView</name>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Fact</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Facts found</source>
+        <translation>检测到的信息</translation>
+    </message>
+</context>
+<context>
+    <name>FindingCard</name>
+    <message>
+        <source>What to do</source>
+        <translation>怎么做</translation>
+    </message>
+    <message>
+        <source>Open: {title}</source>
+        <translation>打开：{title}</translation>
+    </message>
+    <message>
+        <source>Open in the browser: {title}</source>
+        <translation>在浏览器中打开：{title}</translation>
+    </message>
+    <message>
+        <source>Fix it…</source>
+        <translation>修复…</translation>
+    </message>
+    <message>
+        <source>Fix it: {title}</source>
+        <translation>修复：{title}</translation>
+    </message>
+    <message>
+        <source>Why: details and evidence</source>
+        <translation>原因：详细信息和依据</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>依据</translation>
+    </message>
+</context>
+<context>
     <name>Findings</name>
     <message>
         <source>No NVIDIA GPU</source>
@@ -128,12 +365,12 @@
         <translation>未安装 CUDA 工具包</translation>
     </message>
     <message>
-        <source>No CUDA Toolkit was found, and TensorFlow {tensorflow} needs CUDA {cuda}.</source>
-        <translation>没有找到 CUDA 工具包，而 TensorFlow {tensorflow} 需要 CUDA {cuda}。</translation>
+        <source>No CUDA {cuda} was found, and TensorFlow {tensorflow} needs it.</source>
+        <translation>没有找到 CUDA {cuda}，而 TensorFlow {tensorflow} 需要它。</translation>
     </message>
     <message>
-        <source>Install CUDA Toolkit {cuda} (skip its display-driver component if your driver is newer).</source>
-        <translation>请安装 CUDA 工具包 {cuda}（如果你的显卡驱动更新，请跳过其中的显卡驱动组件）。</translation>
+        <source>Install CUDA {cuda}: the CUDA Toolkit from NVIDIA&apos;s archive (skip its display driver if yours is newer), or on Linux/WSL2 the pip wheels of tensorflow[and-cuda]; the steps below say which.</source>
+        <translation>请安装 CUDA {cuda}：可以从 NVIDIA 的历史版本存档安装 CUDA 工具包（如果你的显卡驱动更新，请跳过其中的显卡驱动），在 Linux/WSL2 上也可以用 tensorflow[and-cuda] 的 pip 包；具体用哪种，请看下面的步骤。</translation>
     </message>
     <message>
         <source>Wrong CUDA version</source>
@@ -387,6 +624,220 @@
         <source>Report this as a bug with the output of gpu-wizard check --markdown.</source>
         <translation>请把它作为程序错误报告给我们，并附上 gpu-wizard check --markdown 的输出。</translation>
     </message>
+    <message>
+        <source>Environment probe failed</source>
+        <translation>环境探测失败</translation>
+    </message>
+    <message>
+        <source>The Python environment {python} could not be checked: {error}</source>
+        <translation>无法检查 Python 环境 {python}：{error}</translation>
+    </message>
+    <message>
+        <source>Run {python} -c &quot;import tensorflow&quot; in a terminal to see the error, or choose another environment with --python.</source>
+        <translation>请在终端中运行 {python} -c &quot;import tensorflow&quot; 查看报错，或用 --python 选择另一个环境。</translation>
+    </message>
+    <message>
+        <source>32-bit Python</source>
+        <translation>32 位 Python</translation>
+    </message>
+    <message>
+        <source>{python} is a 32-bit Python {version}; TensorFlow needs a 64-bit Python.</source>
+        <translation>{python} 是 32 位的 Python {version}；TensorFlow 需要 64 位 Python。</translation>
+    </message>
+    <message>
+        <source>Install a 64-bit Python {python_range} and create the environment with it.</source>
+        <translation>请安装 64 位的 Python {python_range}，并用它创建环境。</translation>
+    </message>
+    <message>
+        <source>Computation on the GPU failed</source>
+        <translation>在显卡上计算失败</translation>
+    </message>
+    <message>
+        <source>TensorFlow lists the GPU, but the {step} on {device} failed: {error}</source>
+        <translation>TensorFlow 能列出显卡，但在 {device} 上执行 {step} 失败：{error}</translation>
+    </message>
+    <message>
+        <source>Read the error above; the log of the check shows what the loader printed before it.</source>
+        <translation>请阅读上面的报错；检查日志中有加载器在此之前输出的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>IntroPage</name>
+    <message>
+        <source>Native Windows. TensorFlow 2.10 is the last release that uses the GPU here; newer releases need WSL2 (run this wizard inside your WSL2 distribution).</source>
+        <translation>原生 Windows。TensorFlow 2.10 是在这里能使用 GPU 的最后一个版本；更新的版本需要 WSL2（请在你的 WSL2 发行版中运行本向导）。</translation>
+    </message>
+    <message>
+        <source>WSL2 (Linux inside Windows). The GPU driver is the Windows one; never install a Linux display driver inside WSL2.</source>
+        <translation>WSL2（Windows 中的 Linux）。显卡驱动用的是 Windows 的驱动；切勿在 WSL2 中安装 Linux 显卡驱动。</translation>
+    </message>
+    <message>
+        <source>Linux. pip can install CUDA and cuDNN together with TensorFlow.</source>
+        <translation>Linux。pip 可以把 CUDA 和 cuDNN 与 TensorFlow 一起安装。</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} (recommended)</source>
+        <translation>TensorFlow {version}（推荐）</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version}</source>
+        <translation>TensorFlow {version}</translation>
+    </message>
+    <message>
+        <source>The version installed in the checked environment</source>
+        <translation>所检查环境中已安装的版本</translation>
+    </message>
+    <message>
+        <source>The wizard aims for the TensorFlow already installed in the Python environment it checks; without one, for the recommended version.</source>
+        <translation>本向导以所检查的 Python 环境中已安装的 TensorFlow 为目标；如果没有安装，则以推荐版本为目标。</translation>
+    </message>
+    <message>
+        <source>Recommended: the last TensorFlow with GPU support on native Windows.</source>
+        <translation>推荐：原生 Windows 上最后一个支持 GPU 的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Recommended: the newest TensorFlow.</source>
+        <translation>推荐：最新的 TensorFlow。</translation>
+    </message>
+    <message>
+        <source>Needs Python {python}. pip installs CUDA and cuDNN with it (tensorflow[and-cuda]); no CUDA Toolkit is needed.</source>
+        <translation>需要 Python {python}。pip 会一并安装 CUDA 和 cuDNN（tensorflow[and-cuda]），无需安装 CUDA 工具包。</translation>
+    </message>
+    <message>
+        <source>Needs CUDA {cuda}, cuDNN {cudnn} and Python {python}.</source>
+        <translation>需要 CUDA {cuda}、cuDNN {cudnn} 和 Python {python}。</translation>
+    </message>
+    <message>
+        <source>Welcome to the GPU Setup Wizard</source>
+        <translation>欢迎使用 GPU 配置向导</translation>
+    </message>
+    <message>
+        <source>Get TensorFlow onto your NVIDIA GPU.</source>
+        <translation>让 TensorFlow 用上你的 NVIDIA 显卡。</translation>
+    </message>
+    <message>
+        <source>is there an NVIDIA GPU, and which one</source>
+        <translation>有没有 NVIDIA 显卡，是哪一块</translation>
+    </message>
+    <message>
+        <source>is the driver running and new enough</source>
+        <translation>驱动是否在运行，版本是否够新</translation>
+    </message>
+    <message>
+        <source>the CUDA version TensorFlow needs</source>
+        <translation>TensorFlow 需要的 CUDA 版本</translation>
+    </message>
+    <message>
+        <source>the matching cuDNN, complete and found</source>
+        <translation>匹配的 cuDNN，是否完整、能否被找到</translation>
+    </message>
+    <message>
+        <source>your Python environments, and whether TensorFlow really computes on the GPU</source>
+        <translation>你的 Python 环境，以及 TensorFlow 是否真的在显卡上计算</translation>
+    </message>
+    <message>
+        <source>The wizard checks the chain TensorFlow needs, from the bottom up, one page per layer:</source>
+        <translation>本向导自底向上检查 TensorFlow 所依赖的每一层，每层一页：</translation>
+    </message>
+    <message>
+        <source>Each problem comes with what to do about it.</source>
+        <translation>发现的每个问题都会附上解决办法。</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>This computer:</source>
+        <translation>这台电脑：</translation>
+    </message>
+    <message>
+        <source>&amp;Target TensorFlow:</source>
+        <translation>目标 TensorFlow(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Target TensorFlow version</source>
+        <translation>目标 TensorFlow 版本</translation>
+    </message>
+    <message>
+        <source>The checks only read: nothing on this computer is changed.</source>
+        <translation>检查只读取信息：不会修改这台电脑上的任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>LayerPage</name>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>The check could not finish. The details are below.</source>
+        <translation>检查未能完成，详细信息见下方。</translation>
+    </message>
+    <message>
+        <source>The check was stopped. Press &quot;Check again&quot; to run it.</source>
+        <translation>检查已停止。点击“重新检查”再次运行。</translation>
+    </message>
+    <message>
+        <source>Checked against TensorFlow {tf}: Python {python}; CUDA {cuda} and cuDNN {cudnn} come from pip (tensorflow[and-cuda]), no system CUDA Toolkit is needed.</source>
+        <translation>按 TensorFlow {tf} 的要求检查：Python {python}；CUDA {cuda} 和 cuDNN {cudnn} 由 pip 安装（tensorflow[and-cuda]），不需要系统级的 CUDA 工具包。</translation>
+    </message>
+    <message>
+        <source>Checked against TensorFlow {tf}: CUDA {cuda}, cuDNN {cudnn}, Python {python}.</source>
+        <translation>按 TensorFlow {tf} 的要求检查：CUDA {cuda}、cuDNN {cudnn}、Python {python}。</translation>
+    </message>
+    <message>
+        <source>Check &amp;again</source>
+        <translation>重新检查(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Check {layer} again</source>
+        <translation>重新检查{layer}</translation>
+    </message>
+    <message>
+        <source>What was found</source>
+        <translation>检查结果</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>No problems found on this layer.</source>
+        <translation>这一层没有发现问题。</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Is there an NVIDIA GPU, which one, and can TensorFlow use it?</source>
+        <translation>有没有 NVIDIA 显卡？是哪一块？TensorFlow 能否使用它？</translation>
+    </message>
+    <message>
+        <source>Is the NVIDIA driver installed and running, and is it new enough for the target?</source>
+        <translation>NVIDIA 显卡驱动是否已安装并在运行？版本是否满足目标要求？</translation>
+    </message>
+    <message>
+        <source>Is the CUDA version the target needs installed where TensorFlow looks?</source>
+        <translation>目标所需的 CUDA 版本是否安装在 TensorFlow 能找到的位置？</translation>
+    </message>
+    <message>
+        <source>Is the matching cuDNN installed, complete, and found by the loader?</source>
+        <translation>匹配的 cuDNN 是否已安装、是否完整、能否被加载器找到？</translation>
+    </message>
+    <message>
+        <source>Which Python environments are there, and does TensorFlow in the chosen one see and use the GPU?</source>
+        <translation>有哪些 Python 环境？所选环境中的 TensorFlow 能否识别并使用显卡？</translation>
+    </message>
 </context>
 <context>
     <name>Layers</name>
@@ -413,6 +864,41 @@
     <message>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
+    </message>
+</context>
+<context>
+    <name>ProgressArea</name>
+    <message>
+        <source>Finding the Python environment and asking it about TensorFlow…</source>
+        <translation>正在查找 Python 环境并检查其中的 TensorFlow…</translation>
+    </message>
+    <message>
+        <source>Looking for Python environments…</source>
+        <translation>正在查找 Python 环境…</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Checking: {layer}…</source>
+        <translation>正在检查：{layer}…</translation>
+    </message>
+    <message>
+        <source>Working…</source>
+        <translation>正在处理…</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the running check</source>
+        <translation>停止正在进行的检查</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
     </message>
 </context>
 <context>
@@ -463,6 +949,17 @@
     </message>
 </context>
 <context>
+    <name>SetupWizard</name>
+    <message>
+        <source>GPU Setup Wizard — Demo: replaying {profile}</source>
+        <translation>GPU 配置向导 — 演示：正在回放 {profile}</translation>
+    </message>
+    <message>
+        <source>GPU Setup Wizard</source>
+        <translation>GPU 配置向导</translation>
+    </message>
+</context>
+<context>
     <name>Status</name>
     <message>
         <source>OK</source>
@@ -487,6 +984,13 @@
     <message>
         <source>Note</source>
         <translation>提示</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBadge</name>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
     </message>
 </context>
 <context>
@@ -528,8 +1032,199 @@
         <translation>把 cuDNN 的 bin、include 和 lib 文件复制到 {dest}。</translation>
     </message>
     <message>
+        <source>Move {dir} before {other} in {variable}, or remove {other} from it.</source>
+        <translation>在 {variable} 中把 {dir} 移到 {other} 之前，或者把 {other} 从中删除。</translation>
+    </message>
+    <message>
+        <source>Copy {files} from the cuDNN {version} archive into {dir}.</source>
+        <translation>把 cuDNN {version} 压缩包中的 {files} 复制到 {dir}。</translation>
+    </message>
+    <message>
         <source>{text}</source>
         <translation>{text}</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryPage</name>
+    <message>
+        <source>Putting the results together…</source>
+        <translation>正在汇总检查结果…</translation>
+    </message>
+    <message>
+        <source>The check could not finish.</source>
+        <translation>检查未能完成。</translation>
+    </message>
+    <message>
+        <source>The check was stopped before it finished.</source>
+        <translation>检查在完成前被停止了。</translation>
+    </message>
+    <message>
+        <source>Ready: TensorFlow {tf} sees your GPU and computes on it.</source>
+        <translation>已就绪：TensorFlow {tf} 能识别你的显卡，并在显卡上计算。</translation>
+    </message>
+    <message>
+        <source>Not ready yet. Start with the {layer} layer: fix what is listed below, then check again.</source>
+        <translation>尚未就绪。请从“{layer}”这一层开始：按下面列出的内容修复，然后重新检查。</translation>
+    </message>
+    <message>
+        <source>Not ready yet: TensorFlow did not run on the GPU. See the warnings below.</source>
+        <translation>尚未就绪：TensorFlow 没有在显卡上运行。请查看下面的警告。</translation>
+    </message>
+    <message>
+        <source>no Python environment with TensorFlow</source>
+        <translation>没有装有 TensorFlow 的 Python 环境</translation>
+    </message>
+    <message>
+        <source>chosen on the first page</source>
+        <translation>在第一页选择</translation>
+    </message>
+    <message>
+        <source>Target: TensorFlow {tf} ({reason}). Checked environment: {env}</source>
+        <translation>目标：TensorFlow {tf}（{reason}）。所检查的环境：{env}</translation>
+    </message>
+    <message>
+        <source>Copied as Markdown: paste it into a bug report.</source>
+        <translation>已复制为 Markdown：可以粘贴到问题报告中。</translation>
+    </message>
+    <message>
+        <source>Could not save {path}: {error}</source>
+        <translation>无法保存 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>已保存 {path}</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <source>The whole chain at a glance, and what to do first.</source>
+        <translation>整条依赖链一览，以及首先要做什么。</translation>
+    </message>
+    <message>
+        <source>The chain, bottom up</source>
+        <translation>依赖链（自底向上）</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Found</source>
+        <translation>检测结果</translation>
+    </message>
+    <message>
+        <source>Results per layer</source>
+        <translation>各层的检查结果</translation>
+    </message>
+    <message>
+        <source>&amp;Open this layer</source>
+        <translation>打开这一层(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the selected layer&apos;s page</source>
+        <translation>打开所选层的页面</translation>
+    </message>
+    <message>
+        <source>What to do first</source>
+        <translation>首先要做的事</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>&amp;Copy as Markdown</source>
+        <translation>复制为 Markdown(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the report as Markdown</source>
+        <translation>把报告复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>&amp;Save as JSON…</source>
+        <translation>保存为 JSON(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the report as a JSON file</source>
+        <translation>把报告保存为 JSON 文件</translation>
+    </message>
+</context>
+<context>
+    <name>TensorFlowPage</name>
+    <message>
+        <source>not checked yet</source>
+        <translation>尚未检查</translation>
+    </message>
+    <message>
+        <source>could not be checked</source>
+        <translation>无法检查</translation>
+    </message>
+    <message>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <source>{path}  (checked)</source>
+        <translation>{path}（已检查）</translation>
+    </message>
+    <message>
+        <source>No Python environment was found. Install Python (3.9 or newer) or create an environment, then press &quot;Check again&quot;.</source>
+        <translation>没有找到 Python 环境。请安装 Python（3.9 或更新版本）或创建一个环境，然后点击“重新检查”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Found %n Python environment(s). The one in bold was checked; choose another and press &quot;Check this environment&quot;.</source>
+        <translation>
+            <numerusform>找到 %n 个 Python 环境。已检查的是粗体显示的那个；要检查其他环境，请选中它并点击“检查这个环境”。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Python environments</source>
+        <translation>Python 环境</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>TensorFlow</source>
+        <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>Python environments found</source>
+        <translation>找到的 Python 环境</translation>
+    </message>
+    <message>
+        <source>Check this &amp;environment</source>
+        <translation>检查这个环境(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Check the selected Python environment</source>
+        <translation>检查所选的 Python 环境</translation>
+    </message>
+    <message>
+        <source>The environments appear here after the check.</source>
+        <translation>检查完成后，环境会显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>parent</name>
+    <message>
+        <source>Save the report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <source>JSON report (*.json)</source>
+        <translation>JSON 报告 (*.json)</translation>
     </message>
 </context>
 </TS>

@@ -120,3 +120,33 @@ def test_every_code_renders_in_chinese(chinese, code: str) -> None:
         assert any("\u4e00" <= ch <= "\u9fff" for ch in text), f"{code}: {text!r}"
     for value in params.values():
         assert value in texts.finding_message(finding) + texts.finding_fix(finding)
+
+
+def test_core_free_texts_translate_with_their_values(chinese) -> None:
+    """Every free-text step and link title core writes comes out Chinese, with the values an
+    f-string put into it carried over."""
+    from wizard.core.model import Link
+    from wizard.pages.finding_templates import CORE_TEXTS
+
+    assert CORE_TEXTS, "no free texts extracted from wizard/core"
+    for template in CORE_TEXTS:
+        params = _sample_params(template)
+        english = texts.render(template, params)
+        for translated in (
+            texts.step_text(Step("text", {"text": english})),
+            texts.link_title(Link(english, "https://example.invalid")),
+        ):
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in translated), (template, translated)
+            for value in params.values():
+                assert value in translated, (template, translated)
+
+
+def test_core_free_texts_stay_english_in_english(qapp) -> None:
+    from wizard.pages.finding_templates import CORE_TEXTS
+
+    for template in CORE_TEXTS:
+        english = texts.render(template, _sample_params(template))
+        assert texts.core_text(english) == english
+    assert texts.core_text("A sentence core computed at run time.") == (
+        "A sentence core computed at run time."
+    )

@@ -9,6 +9,7 @@ reports in ``resources/i18n/gpu_wizard_zh_CN.ts`` and run it again.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import string
 import sys
@@ -31,6 +32,16 @@ import update_translations as ut  # noqa: E402
 TS = ut.ts_path("zh_CN")
 QM = ut.qm_path("zh_CN")
 FIX_HINT = "run python scripts/update_translations.py and translate the reported entries"
+
+
+def _text(translation: ET.Element | None) -> str:
+    """A translation's text; for a plural (numerus) entry its forms, joined by newlines."""
+    if translation is None:
+        return ""
+    forms = translation.findall("numerusform")
+    if forms:
+        return "\n".join(form.text or "" for form in forms)
+    return translation.text or ""
 
 
 def _messages(ts_file: Path) -> list[tuple[str, str, ET.Element]]:
@@ -62,26 +73,31 @@ def test_no_unfinished_empty_or_obsolete_entries() -> None:
     bad = []
     for context, source, translation in _messages(TS):
         kind = translation.get("type") if translation is not None else "missing"
-        text = (translation.text or "").strip() if translation is not None else ""
-        if kind in ("unfinished", "obsolete", "vanished", "missing") or not text:
+        forms = translation.findall("numerusform") if translation is not None else []
+        empty = not _text(translation).strip() or any(not (f.text or "").strip() for f in forms)
+        if kind in ("unfinished", "obsolete", "vanished", "missing") or empty:
             bad.append(f"{context}: {source!r} ({kind or 'empty'})")
     assert not bad, f"{len(bad)} untranslated/obsolete entries in {TS.name} ({FIX_HINT}):\n" + (
         "\n".join(bad[:40])
     )
 
 
+NAMES = {"cuDNN", "TensorFlow", "PyTorch", "Python", "CUDA", "NVIDIA", "JSON", "Markdown", "pip"}
+
+
+def _only_names(source: str) -> bool:
+    """True for a source made of product names and placeholders only ("TensorFlow {version}")."""
+    words = re.sub(r"[^\w]+", " ", re.sub(r"\{\w*\}", " ", source)).split()
+    return all(word in NAMES for word in words)
+
+
 def test_translations_are_chinese() -> None:
-    """A translation identical to its English source is allowed only for names and pure
-    placeholders (cuDNN, TensorFlow, '{text}'); anything else was forgotten."""
-    allowed = {"cuDNN", "TensorFlow", "PyTorch", "{text}"}
+    """A translation identical to its English source is allowed only for product names and
+    pure placeholders (cuDNN, "TensorFlow {version}", "{text}"); anything else was forgotten."""
     same = [
         f"{context}: {source!r}"
         for context, source, translation in _messages(TS)
-        if translation is not None
-        and (translation.text or "") == source
-        and source not in allowed
-        and any(ch.isalpha() for ch in source.replace("{", "").replace("}", ""))
-        and not any("\u4e00" <= ch <= "\u9fff" for ch in source)
+        if _text(translation) == source and not _only_names(source)
     ]
     assert not same, "entries 'translated' as the English source:\n" + "\n".join(same)
 
@@ -89,9 +105,11 @@ def test_translations_are_chinese() -> None:
 def test_placeholders_survive_translation() -> None:
     broken = []
     for context, source, translation in _messages(TS):
-        text = translation.text or "" if translation is not None else ""
+        text = _text(translation)
         try:
-            ok = _fields(source) == _fields(text)
+            ok = all(_fields(source) == _fields(form) for form in text.split("\n"))
+            if "%n" in source:
+                ok = ok and all("%n" in form for form in text.split("\n"))
         except ValueError as exc:  # an unbalanced brace in the translation
             ok = False
             text = f"{text} [{exc}]"

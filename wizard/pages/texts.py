@@ -12,14 +12,17 @@ The finding and step templates come from :mod:`wizard.pages.finding_templates`, 
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from wizard.pages.finding_templates import FINDINGS, STEPS
+from wizard.pages.finding_templates import CORE_TEXTS, FINDINGS, STEPS
 
 _FINDINGS_CONTEXT = "Findings"
 _STEPS_CONTEXT = "Steps"
+_CORE_CONTEXT = "CoreText"
 
 
 class _Missing(dict):
@@ -116,9 +119,63 @@ def finding_fix(finding: Any) -> str:
 
 
 def step_text(step: Any) -> str:
-    """One fix step (a :class:`~wizard.core.model.Step`), translated and filled."""
+    """One fix step (a :class:`~wizard.core.model.Step`), translated and filled.
+
+    A free-text step (``Step("text", {"text": ...})``) is translated through :func:`core_text`.
+    """
     params = dict(getattr(step, "params", None) or {})
+    if step.key == "text":
+        return core_text(str(params.get("text") or ""))
     template = STEPS.get(step.key)
     if template is None:
         return render("{text}", params)
     return render(QCoreApplication.translate(_STEPS_CONTEXT, template), params)
+
+
+def link_title(link: Any) -> str:
+    """A fix link's title (a :class:`~wizard.core.model.Link`), translated."""
+    return core_text(str(getattr(link, "title", "") or ""))
+
+
+@lru_cache(maxsize=1)
+def _core_patterns() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
+    """For each core free-text template with placeholders: a regex that matches its rendered
+    English, the template, and its placeholder names in order."""
+    patterns = []
+    for template in CORE_TEXTS:
+        names = re.findall(r"(?<!\{)\{(\w+)\}(?!\})", template)
+        if not names:
+            continue
+        regex = ""
+        for piece in re.split(r"((?<!\{)\{\w+\}(?!\}))", template):
+            if re.fullmatch(r"\{\w+\}", piece):
+                regex += "(.+?)"
+            else:
+                regex += re.escape(piece.replace("{{", "{").replace("}}", "}"))
+        patterns.append((re.compile(regex, re.DOTALL), template, tuple(names)))
+    return tuple(patterns)
+
+
+def core_text(english: str) -> str:
+    """Translate a free English text written in core (a step or a link title).
+
+    Exact texts are looked up directly; texts core builds with an f-string are matched against
+    their template and the values are carried into the translation. Anything else (a text
+    computed at run time) stays English.
+    """
+    if not english:
+        return english
+    literal = english.replace("{", "{{").replace("}", "}}")
+    if literal in _core_literals():
+        return render(QCoreApplication.translate(_CORE_CONTEXT, literal), {})
+    for regex, template, names in _core_patterns():
+        match = regex.fullmatch(english)
+        if match:
+            values = dict(zip(names, match.groups()))
+            return render(QCoreApplication.translate(_CORE_CONTEXT, template), values)
+    return english
+
+
+@lru_cache(maxsize=1)
+def _core_literals() -> frozenset[str]:
+    return frozenset(CORE_TEXTS)
