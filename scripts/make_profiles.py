@@ -1303,7 +1303,7 @@ def p_win_cudart_missing() -> dict:
     ])
     w.conda_env("tf", probe_tf210_win("3070ti_laptop", log + "\n", gpu_ok=False))
     w.expect = {"blocking_layer": "cuda", "ready": False, "codes": ["cudart_missing"],
-                "absent": ["cuda_not_installed"],
+                "absent": ["cuda_not_installed", "cuda_version_mismatch"],
                 "statuses": {"gpu": "ok", "driver": "ok", "cuda": "fail"}}
     return w.build()
 
@@ -1379,9 +1379,12 @@ def p_linux_mismatch() -> dict:
 
 def p_linux_uvm() -> dict:
     lx = Lin("linux-nvidia-uvm-missing",
-             "Ubuntu 22.04 headless box: the nvidia module is loaded and nvidia-smi works, but "
-             "nvidia-uvm is not (no /dev/nvidia-uvm), so cuInit fails.")
+             "Ubuntu 22.04 headless box, driver installed with the .run installer and "
+             "--no-nvidia-modprobe: the nvidia module is loaded and nvidia-smi works, but "
+             "nvidia-uvm is not (no /dev/nvidia-uvm, nothing creates it on demand), so cuInit "
+             "fails.")
     lx.driver("560.35.03", 12060, ["3060"], uvm=False)
+    del lx.files["/usr/bin/nvidia-modprobe"]
     pr = linux_cpu_probe(
         "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
         "Failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error\n"
