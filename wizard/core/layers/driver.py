@@ -228,11 +228,12 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
     if nvidia_pci:
         bound = [d for d in nvidia_pci if str(d.get("driver") or "").startswith("nvidia")]
         if ctx.host.platform.system == "linux" and bound:
-            detail = (
-                f"the kernel module '{bound[0].get('driver')}' serves {bound[0].get('name')}, "
-                "but NVML's library (libnvidia-ml.so.1) could not be used, so the driver's "
-                "user-space part is missing or broken"
-            )
+            served = f"the kernel module '{bound[0].get('driver')}' serves {bound[0].get('name')}"
+            if kind == "library_not_found":
+                detail = (f"{served}, but NVML's library (libnvidia-ml.so.1) could not be loaded, "
+                          "so the driver's user-space part is missing or broken")
+            else:
+                detail = f"{served}, but {_not_running_detail(inv)}"
             return [_not_running_finding(ctx, inv, requirement, detail)]
         return [_without_driver_finding(ctx, inv, nvidia_pci, requirement)]
     if inv.pci:
@@ -243,13 +244,17 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
 
 def _not_running_detail(inv: Inventory) -> str:
     smi = inv.smi
+    nvml = f"NVML reports {inv.nvml_error}"
+    if inv.nvml.get("detail"):
+        nvml += f" ({inv.nvml['detail']})"
     if smi is None or smi.status == "not_found":
-        return ("NVML could not be loaded and nvidia-smi was not found, and the display device "
-                "list could not be read to tell whether an NVIDIA GPU is present")
+        if inv.nvml_error == "library_not_found":
+            return ("NVML could not be loaded and nvidia-smi was not found, and the display device "
+                    "list could not be read to tell whether an NVIDIA GPU is present")
+        return f"{nvml} and nvidia-smi was not found"
     if smi.status == "timed_out":
-        return (f"{smi.message}; the driver may be hung (restart the machine), and NVML reports "
-                f"{inv.nvml_error}")
-    return f"nvidia-smi failed: {smi.message or smi.status}"
+        return f"{smi.message}; the driver may be hung (restart the machine), and {nvml}"
+    return f"nvidia-smi failed: {smi.message or smi.status}; {nvml}"
 
 
 def _driver_params(ctx: CheckContext, inv: Inventory,
