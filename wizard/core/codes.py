@@ -93,9 +93,10 @@ CODES: dict[str, Code] = {
     "cuda_not_installed": Code(
         "cuda",
         "CUDA Toolkit not installed",
-        "No CUDA Toolkit was found, and TensorFlow {tensorflow} needs CUDA {cuda}.",
-        "Install CUDA Toolkit {cuda} (skip its display-driver component if your driver is "
-        "newer).",
+        "No CUDA {cuda} was found, and TensorFlow {tensorflow} needs it.",
+        "Install CUDA {cuda}: the CUDA Toolkit from NVIDIA's archive (skip its display driver if "
+        "yours is newer), or on Linux/WSL2 the pip wheels of tensorflow[and-cuda]; the steps "
+        "below say which.",
     ),
     "cuda_version_mismatch": Code(
         "cuda",
@@ -267,6 +268,8 @@ STEPS: dict[str, str] = {
     "install_cuda": "Install CUDA Toolkit {cuda}; in the installer choose Custom and untick the "
     "display driver if yours is newer.",
     "copy_cudnn": "Copy cuDNN's bin, include and lib files into {dest}.",
+    "move_path_entry": "Move {dir} before {other} in {variable}, or remove {other} from it.",
+    "copy_missing_files": "Copy {files} from the cuDNN {version} archive into {dir}.",
     "text": "{text}",
 }
 

@@ -875,6 +875,7 @@ def _nvcc_info(host: Host, installs: list[CudaInstall]) -> Optional[dict[str, An
     result = host.run([path, "--version"], timeout=10.0)
     version = parse_nvcc_version(result.stdout) if result.ok else None
     for install in installs:
-        if install.version is None and install.nvcc and host.same_path(install.nvcc, path):
+        vague = install.version is None or install.version_source in ("cudart", "folder name")
+        if version and vague and install.nvcc and host.same_path(install.nvcc, path):
             install.version, install.version_source = version, "nvcc"
     return {"path": path, "version": version}

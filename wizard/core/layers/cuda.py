@@ -1,10 +1,388 @@
-"""The cuda layer. (Interim placeholder: reports unknown.)"""
+"""The cuda layer: is the CUDA runtime the target needs installed, and does the loader find it?
+
+Discovery is :mod:`wizard.core.cuda_installs` (shared with the cudnn layer through
+``ctx.cache``). What "right" means:
+
+* target without GPU support (TF >= 2.11 on native Windows): nothing to check (``n/a``);
+* target with CUDA from pip wheels (``tensorflow[and-cuda]`` on Linux/WSL2): no system toolkit is
+  needed; the wheels in the chosen environment are checked when an environment is known;
+* otherwise a toolkit (or conda ``cudatoolkit``) whose runtime the loader finds first: the same
+  major.minor as the target is ``ok``; another minor of the same major is a warning (every 11.x
+  ships ``cudart64_110.dll`` / ``libcudart.so.11.0``, every 12.x ``cudart64_12.dll`` /
+  ``libcudart.so.12``, so TF loads it, but it was not tested with it); an older minor or another
+  major cannot serve the build.
+"""
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
+from wizard.core import cuda_installs, knowledge
+from wizard.core.cuda_installs import CudaDiscovery, CudaInstall, version_tuple
 from wizard.core.layers import CheckContext
-from wizard.core.model import UNKNOWN, LayerResult
+from wizard.core.model import (
+    NOT_APPLICABLE,
+    OK,
+    Finding,
+    Fix,
+    LayerResult,
+    Link,
+    Step,
+    Target,
+    worst_status,
+)
+
+CACHE_KEY = "cuda_discovery"
+TF_PIP_URL = "https://www.tensorflow.org/install/pip"
+TF_WINDOWS_URL = "https://www.tensorflow.org/install/pip#windows-native"
+CUDA_WINDOWS_GUIDE = "https://docs.nvidia.com/cuda/cuda-installation-guide-microsoft-windows/"
+CUDA_LINUX_GUIDE = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/"
+CUDA_WSL_GUIDE = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"
+
+
+def discovery(ctx: CheckContext) -> CudaDiscovery:
+    """The CUDA discovery for this check, computed once and shared with the cudnn layer."""
+    found = ctx.cache.get(CACHE_KEY)
+    if found is None:
+        found = cuda_installs.discover(ctx.host, ctx.python, ctx.probe)
+        ctx.cache[CACHE_KEY] = found
+    return found
 
 
 def check(ctx: CheckContext) -> LayerResult:
-    return LayerResult("cuda", UNKNOWN, "not checked yet")
+    found = discovery(ctx)
+    facts = found.facts()
+    target = ctx.target
+    facts["needed"] = _needed(ctx)
+    if not target.gpu_supported:
+        return LayerResult(
+            "cuda", NOT_APPLICABLE,
+            f"not needed: TensorFlow {target.tensorflow} has no GPU build on native Windows",
+            facts,
+        )
+    if not target.cuda:
+        return LayerResult("cuda", NOT_APPLICABLE,
+                           f"TensorFlow {target.tensorflow} names no CUDA version", facts)
+    if target.pip_cuda and not ctx.host.is_windows:
+        return _check_pip(ctx, found, facts)
+    return _check_toolkit(ctx, found, facts)
+
+
+def _needed(ctx: CheckContext) -> Optional[dict[str, Any]]:
+    cuda = ctx.target.cuda
+    if not cuda:
+        return None
+    return {
+        "cuda": cuda,
+        "file": cuda_installs.cudart_file_name(cuda, ctx.host.is_windows),
+        "pip_cuda": ctx.target.pip_cuda,
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# tensorflow[and-cuda]: the runtime comes from pip wheels
+# ------------------------------------------------------------------------------------------
+
+
+def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -> LayerResult:
+    target = ctx.target
+    env = found.env
+    if env is None:
+        return LayerResult(
+            "cuda", NOT_APPLICABLE,
+            f"no system CUDA Toolkit needed: TensorFlow {target.tensorflow} brings CUDA "
+            f"{target.cuda} as pip wheels (tensorflow[and-cuda])",
+            facts,
+        )
+    wheel = found.pip_runtime()
+    command = _pip_command(ctx)
+    severity = "fail" if env.tensorflow else "info"
+    findings: list[Finding] = []
+    if wheel is None:
+        conda_ok = next(
+            (i for i in found.installs if i.kind == "conda" and i.provides(target.cuda)), None
+        )
+        if conda_ok is not None:
+            summary = f"CUDA {conda_ok.version} from the conda environment {env.prefix}"
+            return LayerResult("cuda", NOT_APPLICABLE, summary, facts)
+        findings.append(Finding(
+            "cuda_not_installed", severity,
+            params={"tensorflow": target.tensorflow, "cuda": target.cuda, "install": command,
+                    "where": env.prefix},
+            evidence=f"no nvidia-cuda-runtime wheel in {', '.join(env.site_packages) or env.prefix}"
+            + (f" (TensorFlow {env.tensorflow} is installed without [and-cuda])"
+               if env.tensorflow else ""),
+            fix=Fix(steps=(Step("run", {"command": command}),), links=(Link(
+                "TensorFlow: install with pip", TF_PIP_URL),), commands=(command,)),
+        ))
+        summary = f"no CUDA wheels in {env.prefix}"
+        return LayerResult("cuda", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
+    if not wheel.provides(target.cuda):
+        findings.append(Finding(
+            "cuda_version_mismatch", severity,
+            params={"found": wheel.version, "tensorflow": target.tensorflow, "cuda": target.cuda,
+                    "path": wheel.path},
+            evidence=f"{wheel.package or 'CUDA wheel'} {wheel.version} in {wheel.lib_dir}",
+            fix=Fix(steps=(Step("run", {"command": command}),),
+                    links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                    commands=(command,)),
+        ))
+    summary = (f"no system CUDA Toolkit needed: CUDA {wheel.version} from "
+               f"{wheel.package or 'pip wheels'} in {env.prefix}")
+    return LayerResult("cuda", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
+
+
+def _pip_command(ctx: CheckContext) -> str:
+    try:
+        return knowledge.install_command(ctx.target.tensorflow, ctx.host.platform.os_kind)
+    except ValueError:
+        return 'pip install "tensorflow[and-cuda]"'
+
+
+# ------------------------------------------------------------------------------------------
+# A system toolkit (or a conda cudatoolkit)
+# ------------------------------------------------------------------------------------------
+
+
+def _check_toolkit(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]
+                   ) -> LayerResult:
+    target = ctx.target
+    cuda = str(target.cuda)
+    host = ctx.host
+    first = found.loader_first(cuda)
+    findings: list[Finding] = []
+    if first is not None:
+        install = first[0]
+        findings.extend(_version_findings(ctx, found, install, first[1].path))
+        findings.extend(_terminal_findings(ctx, found))
+        status = worst_status(findings, OK)
+        summary = f"CUDA {install.version or '?'} in {install.path}, found by the loader"
+        if status == OK and host.is_windows and found.loader_new is not None:
+            summary += " (also in a new terminal)"
+        return LayerResult("cuda", status, summary, facts, findings)
+    candidates = [i for i in found.installs if i.exists and i.provides(cuda)]
+    if candidates:
+        best = _best(candidates, cuda)
+        if not _same_series(best.version, cuda):
+            findings.extend(_version_findings(ctx, found, best, None))
+        findings.append(_not_on_path(ctx, found, best))
+        status = worst_status(findings, OK)
+        return LayerResult("cuda", status,
+                           f"CUDA {best.version or '?'} in {best.path} is not on the loader path",
+                           facts, findings)
+    others = [i for i in found.installs if i.exists and (i.cudart or i.kind == "toolkit")]
+    if others:
+        findings.append(_mismatch(ctx, others[0], "fail", others))
+        versions = ", ".join(sorted({i.version or "?" for i in others}))
+        summary = f"CUDA {versions} installed; TensorFlow {target.tensorflow} needs {cuda}"
+        return LayerResult("cuda", worst_status(findings, OK), summary, facts, findings)
+    findings.append(_not_installed(ctx, found))
+    return LayerResult("cuda", worst_status(findings, OK), "no CUDA Toolkit found", facts,
+                       findings)
+
+
+def _same_series(version: Optional[str], cuda: str) -> bool:
+    have, want = version_tuple(version), version_tuple(cuda)
+    return bool(have and want and len(have) >= 2 and have[:2] == want[:2])
+
+
+def _best(candidates: list[CudaInstall], cuda: str) -> CudaInstall:
+    """The exact series first, then the closest newer minor, then anything."""
+    exact = [i for i in candidates if _same_series(i.version, cuda)]
+    if exact:
+        return exact[0]
+    want = version_tuple(cuda) or (0, 0)
+    newer = sorted((i for i in candidates if (version_tuple(i.version) or (0,))[:2] >= want[:2]),
+                   key=lambda i: version_tuple(i.version) or (0,))
+    return newer[0] if newer else candidates[0]
+
+
+def _version_findings(ctx: CheckContext, found: CudaDiscovery, install: CudaInstall,
+                      loader_dir: Optional[str]) -> list[Finding]:
+    """The install the loader opens has the right file name; is its version the target's?"""
+    cuda = str(ctx.target.cuda)
+    if _same_series(install.version, cuda):
+        return []
+    have = version_tuple(install.version)
+    want = version_tuple(cuda) or (0, 0)
+    if have is None or len(have) < 2:
+        return []  # only the major is known (cudart64_110.dll alone): the file name matches
+    exact = [i for i in found.installs if i.exists and _same_series(i.version, cuda)
+             and i.provides(cuda)]
+    severity = "warn" if have[:2] > want[:2] else "fail"
+    finding = _mismatch(ctx, install, severity, [install], shadowed=exact[0] if exact else None,
+                        loader_dir=loader_dir)
+    return [finding]
+
+
+def _mismatch(ctx: CheckContext, install: CudaInstall, severity: str, found: list[CudaInstall],
+              shadowed: Optional[CudaInstall] = None, loader_dir: Optional[str] = None
+              ) -> Finding:
+    target = ctx.target
+    cuda = str(target.cuda)
+    os_kind = ctx.host.platform.os_kind
+    windows = ctx.host.is_windows
+    variable = "PATH" if windows else "LD_LIBRARY_PATH"
+    steps: list[Step] = []
+    action: Optional[str] = None
+    action_params: dict[str, Any] = {}
+    if shadowed is not None and shadowed.lib_dir and loader_dir:
+        steps.append(Step("move_path_entry", {"dir": shadowed.lib_dir, "other": loader_dir,
+                                              "variable": variable}))
+        steps.append(Step("new_terminal"))
+        action, action_params = "set_env", {"name": variable, "prepend": shadowed.lib_dir}
+    else:
+        url = knowledge.cuda_download_url(cuda, os_kind)
+        steps.append(Step("download", {"what": f"CUDA Toolkit {cuda}", "url": url}))
+        steps.append(Step("install_cuda", {"cuda": cuda}))
+        default = _default_toolkit_dir(ctx, cuda)
+        steps.append(Step("add_to_path", {"dir": _lib_dir_of(ctx, default), "variable": variable}))
+        if windows:
+            steps.append(Step("set_env", {"name": "CUDA_PATH", "value": default}))
+        steps.append(Step("new_terminal"))
+    evidence = "; ".join(
+        f"CUDA {i.version or '?'} in {i.path} ({', '.join(i.cudart) or 'no runtime'})"
+        for i in found
+    )
+    if severity == "warn":
+        evidence += (f"; {cuda_installs.cudart_file_name(cuda, windows)} is the same file name "
+                     f"for every CUDA {cuda.split('.')[0]}.x, so TensorFlow loads it")
+    return Finding(
+        "cuda_version_mismatch", severity,
+        params={"found": install.version or "?", "tensorflow": target.tensorflow, "cuda": cuda,
+                "path": install.path},
+        evidence=evidence,
+        fix=Fix(steps=tuple(steps), links=_cuda_links(ctx, cuda), action=action,
+                action_params=action_params),
+    )
+
+
+def _not_on_path(ctx: CheckContext, found: CudaDiscovery, install: CudaInstall) -> Finding:
+    """The right runtime exists but the loader does not reach its folder."""
+    windows = ctx.host.is_windows
+    variable = "PATH" if windows else "LD_LIBRARY_PATH"
+    lib_dir = install.lib_dir or install.path
+    cuda = str(ctx.target.cuda)
+    steps = [Step("add_to_path", {"dir": lib_dir, "variable": variable})]
+    commands: list[str] = []
+    if windows:
+        if install.kind == "toolkit":
+            steps.append(Step("set_env", {"name": "CUDA_PATH", "value": install.path}))
+        steps.append(Step("new_terminal"))
+        severity = "fail"
+        evidence = f"{', '.join(install.cudart)} in {lib_dir}; neither PATH has this folder"
+        if install.on_path and install.on_new_path is False:
+            # This process sees it (PATH set in this session only); new terminals will not.
+            severity = "warn"
+            evidence = (f"{lib_dir} is on this process's PATH only; the saved PATH (registry) "
+                        f"lacks it, so a new terminal will not find {', '.join(install.cudart)}")
+    else:
+        line = f"export LD_LIBRARY_PATH={lib_dir}${{LD_LIBRARY_PATH:+:${{LD_LIBRARY_PATH}}}}"
+        commands = [f"echo '{line}' >> ~/.bashrc", "source ~/.bashrc"]
+        conf = f"/etc/ld.so.conf.d/cuda-{cuda.replace('.', '-')}.conf"
+        commands.append(f"echo {lib_dir} | sudo tee {conf} && sudo ldconfig")
+        steps.extend(Step("run", {"command": c}) for c in commands[:2])
+        steps.append(Step("new_terminal"))
+        severity = "fail"
+        evidence = (f"{', '.join(install.cudart)} in {lib_dir}; not on LD_LIBRARY_PATH, "
+                    f"not in /etc/ld.so.conf*")
+    return Finding(
+        "cuda_not_on_path", severity,
+        params={"cuda": install.version or cuda, "path": install.path, "dir": lib_dir,
+                "variable": variable},
+        evidence=evidence,
+        fix=Fix(steps=tuple(steps), links=_cuda_links(ctx, cuda), commands=tuple(commands),
+                action="set_env", action_params={"name": variable, "append": lib_dir}),
+    )
+
+
+def _terminal_findings(ctx: CheckContext, found: CudaDiscovery) -> list[Finding]:
+    """Windows: the loader finds the runtime with one PATH but not with the other."""
+    if not ctx.host.is_windows or found.loader_new is None:
+        return []
+    cuda = str(ctx.target.cuda)
+    in_process = found.loader_first(cuda, new_terminal=False)
+    in_new = found.loader_first(cuda, new_terminal=True)
+    if in_process is None and in_new is not None:
+        install, entry, name = in_new
+        return [Finding(
+            "cuda_not_on_path", "info",
+            params={"cuda": install.version or cuda, "path": install.path, "dir": entry.path,
+                    "variable": "PATH"},
+            evidence=(f"the saved PATH (registry) has {entry.path}, but this process's PATH "
+                      f"(and terminals opened before the change) does not"),
+            fix=Fix(steps=(Step("new_terminal"),)),
+        )]
+    if in_process is not None and in_new is None:
+        return [_not_on_path(ctx, found, in_process[0])]
+    return []
+
+
+def _not_installed(ctx: CheckContext, found: CudaDiscovery) -> Finding:
+    target = ctx.target
+    cuda = str(target.cuda)
+    os_kind = ctx.host.platform.os_kind
+    windows = ctx.host.is_windows
+    url = knowledge.cuda_download_url(cuda, os_kind)
+    default = _default_toolkit_dir(ctx, cuda)
+    variable = "PATH" if windows else "LD_LIBRARY_PATH"
+    steps = [
+        Step("download", {"what": f"CUDA Toolkit {cuda}", "url": url}),
+        Step("install_cuda", {"cuda": cuda}),
+        Step("add_to_path", {"dir": _lib_dir_of(ctx, default), "variable": variable}),
+    ]
+    if windows:
+        steps.append(Step("set_env", {"name": "CUDA_PATH", "value": default}))
+    steps.append(Step("new_terminal"))
+    commands: list[str] = []
+    env = found.env
+    if env is not None and env.conda and target.cudnn:
+        conda = (f"conda install -c conda-forge cudatoolkit={cuda} "
+                 f"cudnn={_conda_cudnn(target)}")
+        commands.append(conda)
+        steps.append(Step("run", {"command": conda}))
+    stale = [i for i in found.installs if not i.exists]
+    looked = ("Program Files\\NVIDIA GPU Computing Toolkit\\CUDA, CUDA_PATH*, registry"
+              if windows else "/usr/local/cuda*, /opt/cuda*, library path")
+    evidence = f"looked in {looked}"
+    if stale:
+        evidence += "; " + ", ".join(f"{', '.join(i.sources)} names the missing folder {i.path}"
+                                     for i in stale)
+    return Finding(
+        "cuda_not_installed", "fail",
+        params={"tensorflow": target.tensorflow, "cuda": cuda, "install": url,
+                "where": looked},
+        evidence=evidence,
+        fix=Fix(steps=tuple(steps), links=_cuda_links(ctx, cuda), commands=tuple(commands)),
+    )
+
+
+def _conda_cudnn(target: Target) -> str:
+    return f"{target.cudnn}.0" if target.cudnn and target.cudnn.count(".") == 1 else str(
+        target.cudnn)
+
+
+def _default_toolkit_dir(ctx: CheckContext, cuda: str) -> str:
+    host = ctx.host
+    series = ".".join(cuda.split(".")[:2])
+    if host.is_windows:
+        root = host.getenv("ProgramW6432") or host.getenv("ProgramFiles") or "C:\\Program Files"
+        return host.join(root, cuda_installs.TOOLKIT_SUBDIR, f"v{series}")
+    return f"/usr/local/cuda-{series}"
+
+
+def _lib_dir_of(ctx: CheckContext, root: str) -> str:
+    host = ctx.host
+    if host.is_windows:
+        major = (version_tuple(str(ctx.target.cuda)) or (0,))[0]
+        return host.join(root, "bin", "x64") if major >= 13 else host.join(root, "bin")
+    return host.join(root, "lib64")
+
+
+def _cuda_links(ctx: CheckContext, cuda: str) -> tuple[Link, ...]:
+    os_kind = ctx.host.platform.os_kind
+    guide = {"windows": CUDA_WINDOWS_GUIDE, "wsl2": CUDA_WSL_GUIDE}.get(os_kind, CUDA_LINUX_GUIDE)
+    return (
+        Link(f"CUDA Toolkit {cuda} download (archive)", knowledge.cuda_download_url(cuda, os_kind)),
+        Link("CUDA installation guide", guide),
+    )

@@ -1,10 +1,411 @@
-"""The cudnn layer. (Interim placeholder: reports unknown.)"""
+"""The cudnn layer: is the cuDNN the target needs there, complete, and the one the loader opens?
+
+Discovery is :mod:`wizard.core.cudnn_installs` over the cuda layer's discovery. What "right"
+means: the loader's first ``cudnn64_<major>.dll`` / ``libcudnn.so.<major>`` belongs to a cuDNN of
+the target's major with a minor at least the target's (cuDNN minor releases are backward
+compatible within a major; an older minor fails with "Loaded runtime CuDNN library: X but source
+was compiled with: Y"), the same folder holds every sub-library of that major (the front library
+loads them by name), and for cuDNN 8.3-8.9 on Windows ``zlibwapi.dll`` is reachable.
+"""
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
+from wizard.core import cudnn_installs, knowledge
+from wizard.core.cuda_installs import CudaDiscovery, CudaInstall, LoaderDir, version_tuple
+from wizard.core.cudnn_installs import CudnnDiscovery, CudnnInstall
 from wizard.core.layers import CheckContext
-from wizard.core.model import UNKNOWN, LayerResult
+from wizard.core.layers.cuda import discovery as cuda_discovery
+from wizard.core.model import (
+    NOT_APPLICABLE,
+    OK,
+    Finding,
+    Fix,
+    LayerResult,
+    Link,
+    Step,
+    worst_status,
+)
+
+CACHE_KEY = "cudnn_discovery"
+ZLIB_URL = "http://www.winimage.com/zLibDll/zlib123dllx64.zip"
+ZLIB_GUIDE = ("https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/"
+              "index.html#install-zlib-windows")
+CUDNN_WINDOWS_GUIDE = "https://docs.nvidia.com/deeplearning/cudnn/installation/latest/windows.html"
+CUDNN_LINUX_GUIDE = "https://docs.nvidia.com/deeplearning/cudnn/installation/latest/linux.html"
+TF_PIP_URL = "https://www.tensorflow.org/install/pip"
+
+
+def discovery(ctx: CheckContext) -> CudnnDiscovery:
+    found = ctx.cache.get(CACHE_KEY)
+    if found is None:
+        found = cudnn_installs.discover(ctx.host, cuda_discovery(ctx))
+        ctx.cache[CACHE_KEY] = found
+    return found
 
 
 def check(ctx: CheckContext) -> LayerResult:
-    return LayerResult("cudnn", UNKNOWN, "not checked yet")
+    target = ctx.target
+    found = discovery(ctx)
+    major = (version_tuple(target.cudnn) or (None,))[0] if target.cudnn else None
+    facts = found.facts(major)
+    facts["needed"] = _needed(ctx, major)
+    if not target.gpu_supported:
+        return LayerResult(
+            "cudnn", NOT_APPLICABLE,
+            f"not needed: TensorFlow {target.tensorflow} has no GPU build on native Windows",
+            facts,
+        )
+    if not target.cudnn or major is None:
+        return LayerResult("cudnn", NOT_APPLICABLE,
+                           f"TensorFlow {target.tensorflow} names no cuDNN version", facts)
+    if target.pip_cuda and not ctx.host.is_windows:
+        return _check_pip(ctx, found, major, facts)
+    return _check_system(ctx, found, major, facts)
+
+
+def _needed(ctx: CheckContext, major: Optional[int]) -> Optional[dict[str, Any]]:
+    if major is None:
+        return None
+    windows = ctx.host.is_windows
+    return {
+        "cudnn": ctx.target.cudnn,
+        "files": list(cudnn_installs.expected_files(major, windows)),
+        "zlibwapi": cudnn_installs.needs_zlibwapi(ctx.target.cudnn, windows),
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# tensorflow[and-cuda]: cuDNN from the nvidia-cudnn wheel
+# ------------------------------------------------------------------------------------------
+
+
+def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict[str, Any]
+               ) -> LayerResult:
+    target = ctx.target
+    env = found.cuda.env
+    if env is None:
+        return LayerResult(
+            "cudnn", NOT_APPLICABLE,
+            f"no system cuDNN needed: TensorFlow {target.tensorflow} brings cuDNN "
+            f"{target.cudnn} as a pip wheel (tensorflow[and-cuda])",
+            facts,
+        )
+    severity = "fail" if env.tensorflow else "info"
+    command = _pip_command(ctx)
+    pip_fix = Fix(steps=(Step("run", {"command": command}),),
+                  links=(Link("TensorFlow: install with pip", TF_PIP_URL),), commands=(command,))
+    wheel = next((i for i in found.installs if i.source == "pip" and i.major == major), None)
+    findings: list[Finding] = []
+    if wheel is None:
+        other = found.pip_wheel()
+        system = found.loader_first(major)
+        if other is not None:
+            findings.append(_mismatch_finding(ctx, other, severity, pip_fix))
+        elif system is not None and _version_ok(system[0].version, str(target.cudnn)):
+            findings.extend(_completeness(ctx, found, system[0]))
+            summary = f"cuDNN {system[0].version} from {system[0].lib_dir} (no nvidia-cudnn wheel)"
+            return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
+        else:
+            findings.append(Finding(
+                "cudnn_missing", severity,
+                params={"cudnn": target.cudnn, "cuda": target.cuda,
+                        "file_note": f" ({cudnn_installs.front_file(major, False)})"},
+                evidence=f"no nvidia-cudnn wheel in {', '.join(env.site_packages) or env.prefix}",
+                fix=pip_fix,
+            ))
+        summary = f"no cuDNN {major}.x wheel in {env.prefix}"
+        return LayerResult("cudnn", worst_status(findings, NOT_APPLICABLE), summary, facts,
+                           findings)
+    if not _version_ok(wheel.version, str(target.cudnn)):
+        findings.append(_mismatch_finding(ctx, wheel, severity, pip_fix))
+    findings.extend(_completeness(ctx, found, wheel))
+    first = found.loader_first(major)
+    if first is not None and first[0] is not wheel and not _version_ok(first[0].version,
+                                                                        str(target.cudnn)):
+        findings.append(_shadow_finding(ctx, first, wheel))
+    summary = (f"no system cuDNN needed: cuDNN {wheel.version} from "
+               f"{wheel.package or 'the nvidia-cudnn wheel'} in {env.prefix}")
+    return LayerResult("cudnn", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
+
+
+def _pip_command(ctx: CheckContext) -> str:
+    try:
+        return knowledge.install_command(ctx.target.tensorflow, ctx.host.platform.os_kind)
+    except ValueError:
+        return 'pip install "tensorflow[and-cuda]"'
+
+
+# ------------------------------------------------------------------------------------------
+# A cuDNN copied into the toolkit, its own folder, a distro package or a conda env
+# ------------------------------------------------------------------------------------------
+
+
+def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict[str, Any]
+                  ) -> LayerResult:
+    target = ctx.target
+    wanted = str(target.cudnn)
+    hits = found.loader_hits(major)
+    findings: list[Finding] = []
+    if hits:
+        first = hits[0]
+        install = first[0]
+        good = next((h for h in hits[1:] if _version_ok(h[0].version, wanted)), None)
+        if not _version_ok(install.version, wanted):
+            if good is not None:
+                findings.append(_shadow_finding(ctx, first, good[0]))
+            else:
+                findings.append(_mismatch_finding(ctx, install, "fail", _install_fix(ctx, found)))
+        else:
+            findings.extend(_cuda_fit(ctx, install))
+        findings.extend(_completeness(ctx, found, install))
+        status = worst_status(findings, OK)
+        summary = f"cuDNN {install.version or '?'} in {install.lib_dir}, found by the loader"
+        return LayerResult("cudnn", status, summary, facts, findings)
+    right = [i for i in found.installs if i.major == major and i.files]
+    if right:
+        best = sorted(right, key=lambda i: not _version_ok(i.version, wanted))[0]
+        findings.append(_off_path(ctx, found, best))
+        if not _version_ok(best.version, wanted):
+            findings.append(_mismatch_finding(ctx, best, "fail", _install_fix(ctx, found)))
+        findings.extend(_completeness(ctx, found, best))
+        summary = f"cuDNN {best.version or '?'} in {best.lib_dir} is not on the loader path"
+        return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
+    header_only = [i for i in found.installs if i.major == major and not i.files]
+    if header_only:
+        findings.extend(_completeness(ctx, found, header_only[0]))
+        summary = f"cuDNN {header_only[0].version} headers in {header_only[0].path}, no libraries"
+        return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
+    other = [i for i in found.installs if i.files]
+    if other:
+        findings.append(_mismatch_finding(ctx, other[0], "fail", _install_fix(ctx, found)))
+        versions = ", ".join(sorted({i.version or "?" for i in other}))
+        summary = f"cuDNN {versions} found; TensorFlow {target.tensorflow} needs {wanted}"
+        return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
+    front = cudnn_installs.front_file(major, ctx.host.is_windows)
+    findings.append(Finding(
+        "cudnn_missing", "fail",
+        params={"cudnn": wanted, "cuda": target.cuda, "file_note": f" ({front})"},
+        evidence=f"no {front} in any CUDA folder, cuDNN folder or loader folder",
+        fix=_install_fix(ctx, found),
+    ))
+    return LayerResult("cudnn", worst_status(findings, OK), "no cuDNN found", facts, findings)
+
+
+def _version_ok(version: Optional[str], wanted: str) -> bool:
+    """Same major and a minor at least the target's (an unknown minor counts as fine: only the
+    file name was seen, and it matches)."""
+    have, want = version_tuple(version), version_tuple(wanted)
+    if not have or not want:
+        return False
+    if have[0] != want[0]:
+        return False
+    return len(have) < 2 or len(want) < 2 or have[1] >= want[1]
+
+
+def _cuda_fit(ctx: CheckContext, install: CudnnInstall) -> list[Finding]:
+    """A newer cuDNN minor is fine if NVIDIA built it for the target's CUDA."""
+    target = ctx.target
+    if not install.version or not target.cuda or install.version.count(".") < 1:
+        return []
+    supported = knowledge.cudnn_supports_cuda(install.version, str(target.cuda))
+    if install.cuda and (version_tuple(install.cuda) or (0,))[0] != (
+            version_tuple(str(target.cuda)) or (0,))[0]:
+        supported = False
+    if supported is False:
+        return [_mismatch_finding(ctx, install, "fail", _install_fix(ctx, discovery(ctx)))]
+    return []
+
+
+def _completeness(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall
+                  ) -> list[Finding]:
+    """Missing sub-libraries (or every library, for a header-only copy), and zlibwapi.dll."""
+    findings: list[Finding] = []
+    windows = ctx.host.is_windows
+    if install.missing:
+        directory = install.lib_dir or install.path
+        findings.append(Finding(
+            "cudnn_partial_install", "fail",
+            params={"found": install.version or "?", "path": directory,
+                    "missing": ", ".join(install.missing)},
+            evidence=(f"{directory} holds {', '.join(install.files) or 'no cuDNN library'}"
+                      + (f"; header {install.header}" if install.header else "")),
+            fix=Fix(
+                steps=(Step("copy_missing_files", {"files": ", ".join(install.missing),
+                                                   "version": install.version or "?",
+                                                   "dir": directory}),),
+                links=_cudnn_links(ctx),
+                action="install_cudnn",
+                action_params=_install_params(ctx, found, dest=_dest_of(ctx, install)),
+            ),
+        ))
+    needs_zlib = windows and cudnn_installs.needs_zlibwapi(install.version, True)
+    if needs_zlib and not found.zlibwapi_on_path:
+        dest = install.lib_dir or install.path
+        elsewhere = list(found.zlibwapi)
+        steps = [Step("download", {"what": "zlibwapi.dll (zlib123dllx64.zip)", "url": ZLIB_URL}),
+                 Step("run", {"command": f'copy dll_x64\\zlibwapi.dll "{dest}"'})]
+        findings.append(Finding(
+            "zlibwapi_missing", "fail",
+            params={"found": install.version, "dest": dest},
+            evidence=("zlibwapi.dll is not in any PATH folder"
+                      + (f"; it exists off the path: {', '.join(elsewhere)}" if elsewhere else "")),
+            fix=Fix(steps=tuple(steps), links=(Link("zlib 1.2.3 DLL for x64 (winimage)", ZLIB_URL),
+                                               Link("cuDNN 8.9 install guide: zlib", ZLIB_GUIDE)),
+                    commands=(f'copy dll_x64\\zlibwapi.dll "{dest}"',),
+                    action="install_zlibwapi", action_params={"dest": dest}),
+        ))
+    return findings
+
+
+def _mismatch_finding(ctx: CheckContext, install: CudnnInstall, severity: str, fix: Fix
+                      ) -> Finding:
+    target = ctx.target
+    where = install.lib_dir or install.path
+    return Finding(
+        "cudnn_version_mismatch", severity,
+        params={"found": install.version or "?", "where": f" ({where})",
+                "tensorflow": target.tensorflow, "cudnn": target.cudnn, "cuda": target.cuda,
+                "path": where},
+        evidence=_describe(install),
+        fix=fix,
+    )
+
+
+def _shadow_finding(ctx: CheckContext, first: tuple[CudnnInstall, LoaderDir],
+                    good: CudnnInstall) -> Finding:
+    """An older copy earlier on the loader path hides the right one."""
+    target = ctx.target
+    old, entry = first
+    variable = "PATH" if ctx.host.is_windows else "LD_LIBRARY_PATH"
+    good_dir = good.lib_dir or good.path
+    return Finding(
+        "cudnn_version_mismatch", "fail",
+        params={"found": old.version or "?", "where": f" ({entry.path})",
+                "tensorflow": target.tensorflow, "cudnn": target.cudnn, "cuda": target.cuda,
+                "path": entry.path, "shadowed": good_dir},
+        evidence=(f"{_describe(old)} comes first ({entry.origin}); cuDNN {good.version} in "
+                  f"{good_dir} comes later and is never loaded"),
+        fix=Fix(
+            steps=(Step("move_path_entry", {"dir": good_dir, "other": entry.path,
+                                            "variable": variable}),
+                   Step("new_terminal")),
+            links=_cudnn_links(ctx),
+            action="set_env",
+            action_params={"name": variable, "prepend": good_dir},
+        ),
+    )
+
+
+def _off_path(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall) -> Finding:
+    """The right cuDNN exists but no loader folder holds it (cuDNN 9's own folder, a zip
+    unpacked somewhere)."""
+    windows = ctx.host.is_windows
+    variable = "PATH" if windows else "LD_LIBRARY_PATH"
+    directory = install.lib_dir or install.path
+    front = cudnn_installs.front_file(install.major or 0, windows)
+    steps = [Step("add_to_path", {"dir": directory, "variable": variable}), Step("new_terminal")]
+    commands: tuple[str, ...] = ()
+    if not windows:
+        line = f"export LD_LIBRARY_PATH={directory}${{LD_LIBRARY_PATH:+:${{LD_LIBRARY_PATH}}}}"
+        commands = (f"echo '{line}' >> ~/.bashrc",)
+        steps.insert(1, Step("run", {"command": commands[0]}))
+    return Finding(
+        "cudnn_missing", "fail",
+        params={"cudnn": ctx.target.cudnn, "cuda": ctx.target.cuda, "file_note": f" ({front})",
+                "path": directory},
+        evidence=f"{front} is in {directory}, which is not on {variable}",
+        fix=Fix(steps=tuple(steps), links=_cudnn_links(ctx), commands=commands,
+                action="set_env", action_params={"name": variable, "append": directory}),
+    )
+
+
+def _install_fix(ctx: CheckContext, found: CudnnDiscovery) -> Fix:
+    """Download the target cuDNN and copy it into the CUDA folder the loader uses."""
+    target = ctx.target
+    windows = ctx.host.is_windows
+    dest = _cuda_dest(ctx, found.cuda)
+    url = knowledge.cudnn_download_url(str(target.cudnn), target.cuda)
+    steps: list[Step] = [
+        Step("download", {"what": f"cuDNN {target.cudnn} for CUDA {target.cuda}", "url": url}),
+        Step("copy_cudnn", {"dest": dest}),
+    ]
+    if windows:
+        commands = (
+            f'copy /Y cuda\\bin\\cudnn*.dll "{dest}\\bin"',
+            f'copy /Y cuda\\include\\cudnn*.h "{dest}\\include"',
+            f'copy /Y cuda\\lib\\x64\\cudnn*.lib "{dest}\\lib\\x64"',
+        )
+    else:
+        commands = (
+            f"sudo cp cudnn-*-archive/include/cudnn*.h {dest}/include",
+            f"sudo cp -P cudnn-*-archive/lib/libcudnn* {dest}/lib64",
+            f"sudo chmod a+r {dest}/include/cudnn*.h {dest}/lib64/libcudnn*",
+        )
+    steps.extend(Step("run", {"command": c}) for c in commands)
+    env = found.cuda.env
+    conda: tuple[str, ...] = ()
+    if env is not None and env.conda and target.cuda:
+        cudnn = target.cudnn if str(target.cudnn).count(".") > 1 else f"{target.cudnn}.0"
+        line = f"conda install -c conda-forge cudatoolkit={target.cuda} cudnn={cudnn}"
+        conda = (line,)
+        steps.append(Step("run", {"command": line}))
+    return Fix(
+        steps=tuple(steps),
+        links=(Link(f"cuDNN {target.cudnn} download (NVIDIA, login needed)", url),
+               *_cudnn_links(ctx)[1:]),
+        commands=commands + conda,
+        action="install_cudnn",
+        action_params=_install_params(ctx, found, dest=dest),
+    )
+
+
+def _install_params(ctx: CheckContext, found: CudnnDiscovery, dest: Optional[str] = None
+                    ) -> dict[str, Any]:
+    return {"dest": dest or _cuda_dest(ctx, found.cuda), "cudnn": ctx.target.cudnn,
+            "cuda": ctx.target.cuda}
+
+
+def _cuda_dest(ctx: CheckContext, cuda: CudaDiscovery) -> str:
+    """Where the cuDNN files belong: the toolkit of the target's CUDA the loader uses, else any
+    toolkit of that CUDA, else the default folder of that CUDA."""
+    host = ctx.host
+    want = str(ctx.target.cuda or "")
+    first = cuda.loader_first(want) if want else None
+    if first is not None and first[0].kind == "toolkit":
+        return first[0].path
+    series = ".".join(want.split(".")[:2])
+    toolkits: list[CudaInstall] = [i for i in cuda.installs if i.exists and i.kind == "toolkit"]
+    for install in toolkits:
+        if install.series == series:
+            return install.path
+    if host.is_windows:
+        root = host.getenv("ProgramW6432") or host.getenv("ProgramFiles") or "C:\\Program Files"
+        return host.join(root, "NVIDIA GPU Computing Toolkit", "CUDA", f"v{series}")
+    return f"/usr/local/cuda-{series}"
+
+
+def _dest_of(ctx: CheckContext, install: CudnnInstall) -> str:
+    """The folder a cuDNN archive is unpacked into for this copy (its CUDA folder or root)."""
+    if install.source == "cuda_folder":
+        return install.path
+    return install.path if install.source != "loader_path" else ctx.host.path.dirname(
+        install.path.rstrip("\\/"))
+
+
+def _describe(install: CudnnInstall) -> str:
+    files = ", ".join(install.files) if install.files else "no libraries"
+    header = f", header {install.header}" if install.header else ""
+    where = install.lib_dir or install.path
+    return f"cuDNN {install.version or '?'} ({install.source}) in {where}: {files}{header}"
+
+
+def _cudnn_links(ctx: CheckContext) -> tuple[Link, ...]:
+    target = ctx.target
+    guide = CUDNN_WINDOWS_GUIDE if ctx.host.is_windows else CUDNN_LINUX_GUIDE
+    return (
+        Link(f"cuDNN {target.cudnn} download (NVIDIA, login needed)",
+             knowledge.cudnn_download_url(str(target.cudnn), target.cuda)),
+        Link("cuDNN installation guide", guide),
+    )
