@@ -406,3 +406,16 @@ def test_driver_running_but_not_listing_the_card() -> None:
     result = run_driver(make_profile("linux", nvml=nvml, pci=(device,), files=dict(LINUX_DEV_OK)))
     assert codes(result) == ["gpu_without_driver"]
     assert "legacy" in result.findings[0].message()
+
+
+def test_readable_sysfs_without_display_devices_means_no_gpu() -> None:
+    """A headless VM or a container on a host without GPUs: sysfs lists PCI devices but none is
+    a display device, so there is nothing for a driver (or a passthrough) to serve."""
+    files = {"/sys/bus/pci/devices/0000:00:00.0/class": "0x060000\n", "/.dockerenv": ""}
+    result = run_driver(make_profile("linux", files=files))
+    assert result.status == NOT_APPLICABLE
+    assert result.findings == []
+    host = ReplayHost(make_profile("linux", files=files))
+    ctx = CheckContext(host=host, target=knowledge.choose_target("linux"))
+    gpu_result = gpu.check(ctx)
+    assert gpu_result.findings[0].params["where"] == " (no NVIDIA PCI device)"

@@ -236,7 +236,7 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
                 detail = f"{served}, but {_not_running_detail(inv)}"
             return [_not_running_finding(ctx, inv, requirement, detail)]
         return [_without_driver_finding(ctx, inv, nvidia_pci, requirement)]
-    if inv.pci:
+    if inv.pci_known:
         return None  # the PCI list is known and holds no NVIDIA device
     detail = _not_running_detail(inv)
     return [_not_running_finding(ctx, inv, requirement, detail)]
@@ -244,9 +244,8 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
 
 def _not_running_detail(inv: Inventory) -> str:
     smi = inv.smi
-    nvml = f"NVML reports {inv.nvml_error}"
-    if inv.nvml.get("detail"):
-        nvml += f" ({inv.nvml['detail']})"
+    detail = str(inv.nvml.get("detail") or "").rstrip(".")
+    nvml = f"NVML failed: {detail}" if detail else f"NVML reports {inv.nvml_error}"
     if smi is None or smi.status == "not_found":
         if inv.nvml_error == "library_not_found":
             return ("NVML could not be loaded and nvidia-smi was not found, and the display device "
@@ -611,8 +610,8 @@ def _linux_driver_in_wsl(ctx: CheckContext, shadows: list[str], severity: str) -
 
 def _container_findings(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]
                         ) -> list[Finding]:
-    if not facts.get("in_container"):
-        return []
+    if not facts.get("in_container") or (inv.pci_known and not inv.nvidia_pci):
+        return []  # not a container, or the host has no NVIDIA GPU to pass through
     nodes = facts.get("device_nodes") or []
     if not nodes:
         detail = " (no /dev/nvidia* devices inside it)"

@@ -16,7 +16,7 @@ from wizard.core.host import CommandResult, Host
 from wizard.core.layers import CheckContext
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Fix, LayerResult, Link, Step
 from wizard.core.nvml_query import is_laptop_name
-from wizard.core.pci import NVIDIA
+from wizard.core.pci import NVIDIA, SYSFS_PCI_DEVICES
 
 CUDA_GPUS_URL = "https://developer.nvidia.com/cuda-gpus"
 SMI_TIMEOUT = 20.0
@@ -92,6 +92,9 @@ class Inventory:
     """``nvml``, ``nvidia-smi``, ``pci`` or None (nothing found)."""
     pci: list[dict[str, Any]]
     smi: Optional[SmiAnswer] = None
+    pci_known: bool = False
+    """True when the PCI list is trustworthy even if empty: devices were listed, or (Linux) the
+    sysfs PCI directory could be read. False: an empty list may only mean "could not ask"."""
 
     @property
     def nvml_error(self) -> Optional[str]:
@@ -121,7 +124,8 @@ def _gather(ctx: CheckContext) -> Inventory:
     host = ctx.host
     nvml = ctx.nvml()
     pci_devices = [d for d in host.pci_devices() if isinstance(d, dict)]
-    inv = Inventory(nvml=nvml, gpus=[], source=None, pci=pci_devices)
+    inv = Inventory(nvml=nvml, gpus=[], source=None, pci=pci_devices,
+                    pci_known=bool(pci_devices) or _sysfs_readable(host))
     if nvml.get("error") is None and nvml.get("gpus"):
         inv.gpus = [_from_nvml(g) for g in nvml["gpus"] if isinstance(g, dict)]
         inv.source = "nvml"
@@ -135,6 +139,10 @@ def _gather(ctx: CheckContext) -> Inventory:
         inv.gpus = [_from_pci(i, d) for i, d in enumerate(inv.nvidia_pci)]
         inv.source = "pci"
     return inv
+
+
+def _sysfs_readable(host: Host) -> bool:
+    return host.platform.system == "linux" and bool(host.listdir(SYSFS_PCI_DEVICES))
 
 
 def _from_nvml(gpu: dict[str, Any]) -> dict[str, Any]:
@@ -439,7 +447,7 @@ def _no_gpu(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]) -> LayerRe
             "layer)", facts,
         )
     others = ", ".join(str(d.get("name")) for d in inv.other_adapters)
-    if not inv.pci:  # the PCI list could not be read: only the driver's silence is known
+    if not inv.pci_known:  # the PCI list could not be read: only the driver's silence is known
         driver_broken = inv.nvml_error in ("driver_not_loaded", "driver_library_mismatch",
                                            "no_permission")
         smi_broken = inv.smi is not None and inv.smi.status not in ("not_found", "no_devices")
@@ -449,7 +457,7 @@ def _no_gpu(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]) -> LayerRe
                 "no GPU listed: NVIDIA driver software is present but not working (see the driver "
                 "layer)", facts,
             )
-    where = " (no NVIDIA PCI device)" if inv.pci else (
+    where = " (no NVIDIA PCI device)" if inv.pci_known else (
         " (NVML and nvidia-smi found no driver, and no display device was listed)"
     )
     finding = Finding(
