@@ -419,3 +419,36 @@ def test_readable_sysfs_without_display_devices_means_no_gpu() -> None:
     ctx = CheckContext(host=host, target=knowledge.choose_target("linux"))
     gpu_result = gpu.check(ctx)
     assert gpu_result.findings[0].params["where"] == " (no NVIDIA PCI device)"
+
+
+def test_windows_driver_bound_but_nvml_dll_missing() -> None:
+    device = {"vendor_id": "10de", "device_id": "24a0",
+              "name": "NVIDIA GeForce RTX 3070 Ti Laptop GPU", "driver": "nvlddmkm",
+              "problem": None}
+    result = run_driver(make_profile(pci=(device,)))
+    (finding,) = result.findings
+    assert finding.code == "no_driver_or_nvidia_smi_missing"
+    assert "nvml.dll" in finding.message()
+
+
+def test_windows_code_43_with_the_nvidia_driver_is_a_driver_problem() -> None:
+    device = {"vendor_id": "10de", "device_id": "24a0",
+              "name": "NVIDIA GeForce RTX 3070 Ti Laptop GPU", "driver": "nvlddmkm",
+              "problem": "code 43: device reported a problem (driver stopped it)"}
+    result = run_driver(make_profile(nvml={"error": "driver_not_loaded"}, pci=(device,)))
+    (finding,) = result.findings
+    assert finding.code == "gpu_without_driver"
+    assert "code 43" in finding.message()
+
+
+def test_snapshot_of_this_machine_replays_to_the_same_results() -> None:
+    from wizard.core.host import LocalHost, RecordingHost
+
+    def layers(host) -> tuple[dict, dict]:
+        ctx = CheckContext(host=host, target=knowledge.choose_target(host.platform.os_kind))
+        ctx.results["gpu"] = gpu.check(ctx)
+        return ctx.results["gpu"].to_dict(), driver.check(ctx).to_dict()
+
+    recording = RecordingHost.wrap(LocalHost())
+    live = layers(recording)
+    assert layers(ReplayHost(recording.profile())) == live

@@ -226,20 +226,34 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
         return [_permission_finding(ctx, denied, _nvml_evidence(inv))]
     nvidia_pci = inv.nvidia_pci
     if nvidia_pci:
-        bound = [d for d in nvidia_pci if str(d.get("driver") or "").startswith("nvidia")]
-        if ctx.host.platform.system == "linux" and bound:
-            served = f"the kernel module '{bound[0].get('driver')}' serves {bound[0].get('name')}"
-            if kind == "library_not_found":
-                detail = (f"{served}, but NVML's library (libnvidia-ml.so.1) could not be loaded, "
-                          "so the driver's user-space part is missing or broken")
-            else:
-                detail = f"{served}, but {_not_running_detail(inv)}"
+        bound = [d for d in nvidia_pci if _served_by_nvidia(d)]
+        if bound:
+            detail = _served_detail(ctx, bound[0], kind, inv)
             return [_not_running_finding(ctx, inv, requirement, detail)]
         return [_without_driver_finding(ctx, inv, nvidia_pci, requirement)]
     if inv.pci_known:
         return None  # the PCI list is known and holds no NVIDIA device
     detail = _not_running_detail(inv)
     return [_not_running_finding(ctx, inv, requirement, detail)]
+
+
+def _served_by_nvidia(device: dict[str, Any]) -> bool:
+    """The NVIDIA kernel driver is bound to the device (Linux ``nvidia``; Windows ``nvlddmkm``
+    without a device-manager problem)."""
+    driver = str(device.get("driver") or "").lower()
+    return driver.startswith("nvidia") or (driver == "nvlddmkm" and not device.get("problem"))
+
+
+def _served_detail(ctx: CheckContext, device: dict[str, Any], kind: Optional[str],
+                   inv: Inventory) -> str:
+    windows = ctx.host.platform.system == "windows"
+    served = (f"the NVIDIA display driver (nvlddmkm) serves {device.get('name')}" if windows
+              else f"the kernel module '{device.get('driver')}' serves {device.get('name')}")
+    if kind == "library_not_found":
+        library = "nvml.dll" if windows else "libnvidia-ml.so.1"
+        return (f"{served}, but NVML's library ({library}) could not be loaded, so the "
+                "driver's user-space part is missing or broken (reinstall the driver)")
+    return f"{served}, but {_not_running_detail(inv)}"
 
 
 def _not_running_detail(inv: Inventory) -> str:
