@@ -253,3 +253,41 @@ def test_one_old_gpu_of_two_is_a_warning() -> None:
 )
 def test_compute_capability_from_pci_names(name: str, cc: Optional[str]) -> None:
     assert gpu.compute_capability_from_name(name)[0] == cc
+
+
+def test_nvidia_smi_two_gpus_and_not_available_fields() -> None:
+    smi = {"argv": SMI_QUERY, "returncode": 0,
+           "stdout": "0, NVIDIA GeForce RTX 4090, GPU-a, 00000000:01:00.0, 8.9, 24564, 560.35.03\n"
+           "1, NVIDIA GeForce RTX 4090, GPU-b, 00000000:02:00.0, [N/A], [N/A], 560.35.03\n"}
+    result = run_gpu(make_profile("linux", nvml={"error": "unknown"}, commands=(smi,)))
+    first, second = result.facts["gpus"]
+    assert "_driver" not in first and "_driver" not in second
+    assert first["memory_gib"] == 24.0
+    assert second["memory_total_bytes"] is None
+    assert second["compute_capability"] == "8.9"  # not reported: taken from the spec table
+    assert result.summary == (
+        "2 GPUs: NVIDIA GeForce RTX 4090, compute 8.9, 24 GiB; NVIDIA GeForce RTX 4090, compute 8.9"
+    )
+
+
+@pytest.mark.parametrize(
+    ("stdout", "returncode", "status"),
+    [
+        ("Failed to initialize NVML: Driver/library version mismatch\n", 18,
+         "driver_library_mismatch"),
+        ("Failed to initialize NVML: Insufficient Permissions\n", 4, "no_permission"),
+        ("No devices were found\n", 6, "no_devices"),
+        ("Segmentation fault\n", 139, "failed"),
+    ],
+)
+def test_nvidia_smi_failures_are_classified(stdout: str, returncode: int, status: str) -> None:
+    smi = {"argv": SMI_QUERY, "returncode": returncode, "stdout": stdout}
+    result = run_gpu(make_profile("linux", nvml={"error": "unknown"}, commands=(smi,)))
+    assert result.facts["nvidia_smi"]["status"] == status
+    assert result.facts["nvidia_smi"]["message"] == stdout.strip()
+
+
+def test_legacy_windows_nvsmi_folder_is_used_when_not_on_path() -> None:
+    program = "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvidia-smi.exe"
+    assert gpu.nvidia_smi_program(ReplayHost(make_profile(files={program: None}))) == program
+    assert gpu.nvidia_smi_program(ReplayHost(make_profile())) == "nvidia-smi"

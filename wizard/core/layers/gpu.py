@@ -261,7 +261,8 @@ def smi_answer(program: str, result: CommandResult) -> SmiAnswer:
     if not gpus:
         kind = _failure_kind(text)
         return SmiAnswer(program, kind if kind != "failed" else "no_devices", _first_line(text))
-    return SmiAnswer(program, "ok", "", gpus, gpus[0].pop("_driver", None))
+    drivers = [g.pop("_driver", None) for g in gpus]
+    return SmiAnswer(program, "ok", "", gpus, drivers[0])
 
 
 def _failure_kind(text: str) -> str:
@@ -306,7 +307,7 @@ def _is_number(text: str) -> bool:
 def check(ctx: CheckContext) -> LayerResult:
     inv = inventory(ctx)
     facts: dict[str, Any] = {
-        "gpus": [{k: v for k, v in g.items() if k != "_driver"} for g in inv.gpus],
+        "gpus": [dict(g) for g in inv.gpus],
         "source": inv.source,
         "other_adapters": [
             {k: d.get(k) for k in ("name", "vendor_id", "device_id", "driver")}
