@@ -381,8 +381,11 @@ def parse_launcher_list(text: str) -> list[tuple[str, str]]:
     entries = []
     for line in text.splitlines():
         match = _LAUNCHER_LINE.match(line)
-        if match and match.group(2).lower().endswith(".exe"):
-            entries.append((match.group(1), match.group(2)))
+        if not match:
+            continue
+        path = re.sub(r"\s+\*$", "", match.group(2))  # older launchers mark the default last
+        if path.lower().endswith(".exe"):
+            entries.append((match.group(1), path))
     return entries
 
 
