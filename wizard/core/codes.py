@@ -8,6 +8,7 @@ needs its own fix; never reuse one for a different cause.
 
 from __future__ import annotations
 
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -288,15 +289,150 @@ def layer_of(code: str) -> str:
     return CODES[code].layer if code in CODES else "tensorflow"
 
 
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def choose_template(primary: str, fallbacks: tuple[str, ...], params: dict[str, Any]) -> str:
+    """The first of ``primary`` and its fallbacks whose fields all have values in ``params``;
+    ``primary`` (rendered with ``?`` for the gaps) when none has."""
+    for template in (primary, *fallbacks):
+        if all(params.get(name) is not None for name in _fields(template)):
+            return template
+    return primary
+
+
 def render_message(code: str, params: dict[str, Any]) -> str:
     entry = CODES.get(code)
-    return _render(entry.message, params) if entry else code
+    if not entry:
+        return code
+    return _render(choose_template(entry.message, MESSAGE_FALLBACKS.get(code, ()), params), params)
 
 
 def render_fix_summary(code: str, params: dict[str, Any]) -> str:
     entry = CODES.get(code)
-    return _render(entry.fix, params) if entry else ""
+    if not entry:
+        return ""
+    return _render(choose_template(entry.fix, FIX_FALLBACKS.get(code, ()), params), params)
 
 
 def render_step(key: str, params: dict[str, Any]) -> str:
     return _render(STEPS.get(key, "{text}"), params)
+
+
+# Fallback templates for findings that know less than a layer does, above all those read from an
+# error log by ``explain`` (no machine facts: no driver version, no target). render_message and
+# render_fix_summary use the first template, primary first, whose fields all have values.
+MESSAGE_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "cudart_missing": ("The CUDA runtime library (cudart) could not be loaded.",),
+    "cuda_lib_other_missing": (
+        "A CUDA library (cuBLAS, cuFFT, cuSOLVER, ...) could not be loaded.",
+    ),
+    "cudnn_missing": (
+        "cuDNN {cudnn} was not found: {file} could not be loaded.",
+        "cuDNN was not found: {file} could not be loaded.",
+        "cuDNN {cudnn} was not found.",
+        "cuDNN was not found by the loader.",
+    ),
+    "cudnn_version_mismatch": (
+        "cuDNN {found} was loaded, but this build was compiled with cuDNN {expected}.",
+        "cuDNN {found} was loaded, but this build needs a different cuDNN version.",
+        "The cuDNN that was loaded is not the version this build needs.",
+    ),
+    "cudnn_partial_install": (
+        "cuDNN is incompletely installed: {file} could not be loaded.",
+        "cuDNN is incompletely installed.",
+    ),
+    "zlibwapi_missing": (
+        "cuDNN on Windows (8.3-8.9) needs zlibwapi.dll, which could not be loaded.",
+    ),
+    "driver_too_old": (
+        "The NVIDIA driver supports CUDA up to {driver_cuda}, but the program needs CUDA {cuda}.",
+        "The NVIDIA driver supports only CUDA up to {driver_cuda}, older than the program needs.",
+        "The NVIDIA driver is older than the CUDA {cuda} this program was built with.",
+        "The NVIDIA driver is older than the CUDA version this program was built with.",
+    ),
+    "no_driver_or_nvidia_smi_missing": ("The NVIDIA driver is not installed or not loaded.",),
+    "compute_capability_unsupported": (
+        "{gpu} has compute capability {cc}, but this {framework} build needs at least {min_cc}.",
+        "{gpu} with compute capability {cc} is not supported by the installed {framework} build.",
+        "The installed build has no GPU code for this GPU's compute capability (the GPU is too "
+        "old or too new for it).",
+    ),
+    "gpu_not_listed_cpu_only_package": (
+        "{package} is a CPU-only build, so it cannot use the GPU.",
+        "A CPU-only build is installed, so it cannot use the GPU.",
+    ),
+    "windows_dll_dependency_missing": (
+        "A DLL or one of its dependencies could not be loaded.",
+    ),
+    "cuda_visible_devices_misconfigured": (
+        "CUDA_VISIBLE_DEVICES hides every GPU or names one that does not exist.",
+    ),
+    "python_version_unsupported": (
+        "Python {found} cannot run TensorFlow {tensorflow}.",
+        "pip found no TensorFlow build for this Python (its version is not supported, or it is "
+        "a 32-bit Python).",
+    ),
+    "numpy_abi_mismatch": (
+        "NumPy {numpy} is installed, but this TensorFlow (or another compiled package) was built "
+        "for NumPy 1.",
+    ),
+    "wsl_gpu_missing": ("This WSL distro cannot reach the GPU.",),
+    "container_no_gpu_passthrough": ("This looks like a container started without GPU access.",),
+    "windows_native_tf_2_11_plus": (
+        "TensorFlow 2.11 and later have no GPU support on native Windows (the last release with "
+        "it was 2.10).",
+    ),
+    "libdevice_or_ptxas_missing": ("XLA could not find libdevice or ptxas.",),
+    "permission_denied_dev_nvidia": ("This user cannot open the NVIDIA devices (/dev/nvidia*).",),
+}
+
+FIX_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "cudart_missing": (
+        "Install the CUDA version that provides {file} and put its library folder on the loader "
+        "path.",
+        "Install the CUDA runtime this build needs (on Linux/WSL2: pip install "
+        "\"tensorflow[and-cuda]\"; on Windows the CUDA Toolkit from the TensorFlow table) and "
+        "put its library folder on the loader path.",
+    ),
+    "cuda_lib_other_missing": (
+        "Install the matching CUDA Toolkit completely, or the pip package that provides {file}, "
+        "and put its library folder on the loader path.",
+        "Install the matching CUDA Toolkit completely and put its library folder on the loader "
+        "path.",
+    ),
+    "cudnn_missing": (
+        "Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files "
+        "into the CUDA folder (the wizard can do this from the zip).",
+        "Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files "
+        "into the CUDA folder (the wizard can do this from the zip).",
+    ),
+    "cudnn_version_mismatch": (
+        "Install cuDNN {expected} (same major version, equal or newer minor), and remove or move "
+        "older copies that come first on the loader path.",
+        "Install the cuDNN version this build needs, and remove or move older copies that come "
+        "first on the loader path.",
+    ),
+    "driver_too_old": (
+        "Update the NVIDIA driver to one that supports CUDA {cuda}.",
+        "Update the NVIDIA driver (or install a build of the program made for an older CUDA).",
+    ),
+    "no_driver_or_nvidia_smi_missing": (
+        "Install the NVIDIA driver and restart; on Linux check that the kernel module loads "
+        "(DKMS after a kernel update, nouveau blacklisted).",
+    ),
+    "compute_capability_unsupported": (
+        "Use a {framework} release that supports compute capability {cc}.",
+        "Use a release built for your GPU's compute capability: a newer build for a new GPU, an "
+        "older one (or a source build) for an old GPU.",
+    ),
+    "gpu_not_listed_cpu_only_package": (
+        "Uninstall the CPU-only {package} and install its GPU build (PyTorch: the CUDA wheel "
+        "from pytorch.org; TensorFlow on Linux/WSL2: pip install \"tensorflow[and-cuda]\").",
+    ),
+    "python_version_unsupported": (
+        "Create a 64-bit environment with a Python version the TensorFlow release supports "
+        "(see gpu-wizard compat).",
+    ),
+}

@@ -1,0 +1,798 @@
+"""Error-log signatures -> findings, the most likely cause first (``gpu-wizard explain``).
+
+The signatures are data (``resources/signatures.json``), each built from a real log in a public
+issue thread or a labelled sample. The engine scans a log line by line and:
+
+1. records *facts* (a GPU is listed, TensorFlow printed ``dso_loader`` lines, the log mentions a
+   container, ...), *harmless lines* (NUMA, TensorRT ``libnvinfer``, CPU instructions, the cuBLAS
+   factory) and *candidate findings* (a library that could not be loaded, a cuDNN version
+   mismatch, ...);
+2. keeps a candidate only when its conditions hold (``requires`` / ``unless`` facts, the OS),
+   and adds *derived* findings that no single line shows (no GPU listed and no ``dso_loader``
+   line on native Windows: TF >= 2.11);
+3. ranks them by weight (minus ``demote_if`` penalties), then chain order, then position.
+
+A log with only harmless lines yields the single finding ``numa_or_harmless_warning``; an empty
+log, or one with nothing known in it, yields ``[]``. The same engine reads the environment
+probe's log for ``gpu-wizard check`` (:func:`probe_log_findings`, :func:`merge_log_findings`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import string
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Optional
+
+from wizard.core.codes import CODES, layer_of
+from wizard.core.model import (
+    LAYERS,
+    Finding,
+    Fix,
+    LayerResult,
+    Link,
+    Step,
+    worst_status,
+)
+from wizard.resources import load_json
+
+SIGNATURES_FILE = "signatures.json"
+MAX_LINE = 4096
+"""Longer lines are cut to this many characters before matching (progress bars, base64)."""
+OS_UNKNOWN_PENALTY = 10
+"""Weight taken from an OS-specific signature when the OS is neither given nor seen in the log."""
+DEFAULT_WEIGHT = 50
+HARMLESS_CODE = "numa_or_harmless_warning"
+_OS_KINDS = ("windows", "linux", "wsl2")
+CONTEXT_PARAMS: dict[str, tuple[str, ...]] = {
+    "cudart_missing": ("cuda",),
+    "cuda_lib_other_missing": ("cuda",),
+    "cudnn_missing": ("cuda", "cudnn"),
+    "cudnn_partial_install": ("cuda", "cudnn"),
+    "cudnn_version_mismatch": ("cuda",),
+    "libdevice_or_ptxas_missing": ("cuda",),
+}
+"""Versions the log names elsewhere (``cudart64_110.dll`` loaded -> CUDA 11.x) that a finding
+of this code may borrow when its own line does not name them."""
+_LAYER_ORDER = {name: index for index, name in enumerate(LAYERS)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled signature table
+
+
+@dataclass(frozen=True)
+class FollowedBy:
+    """A fact spread over two lines: ``trigger`` on this line, ``regex`` on one of the next."""
+
+    trigger: re.Pattern[str]
+    regex: re.Pattern[str]
+    within: int
+
+
+@dataclass(frozen=True)
+class Signature:
+    id: str
+    code: Optional[str]
+    """A finding code, ``@library`` (decided by the library family), or None (fact/harmless)."""
+    fact: Optional[str]
+    red_herring: bool
+    kind: str
+    severity: str
+    weight: Optional[int]
+    regexes: tuple[re.Pattern[str], ...]
+    keywords: tuple[str, ...]
+    params: Optional[tuple[str, ...]]
+    defaults: dict[str, Any]
+    convert: dict[str, str]
+    rename: dict[str, str]
+    os: tuple[str, ...]
+    requires: tuple[str, ...]
+    requires_any: tuple[str, ...]
+    unless: tuple[str, ...]
+    demote_if: tuple[str, ...]
+    params_from: tuple[str, ...]
+    followed_by: Optional[FollowedBy]
+    group: Optional[str]
+    fix: dict[str, Any]
+    source: str
+
+    @property
+    def derived(self) -> bool:
+        return not self.regexes
+
+
+@dataclass(frozen=True)
+class LibraryFamily:
+    id: str
+    match: re.Pattern[str]
+    code: Optional[str]
+    red_herring: bool
+    weight: int
+    by_error_code: dict[str, str]
+    error_code_details: dict[str, str]
+    os_code: dict[str, str]
+    defaults: dict[str, Any]
+    demote_if: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    signatures: tuple[Signature, ...]
+    families: tuple[LibraryFamily, ...]
+    versions: tuple[tuple[re.Pattern[str], str, str], ...]
+    """(file regex, "cuda" or "cudnn", template over the regex groups)."""
+    os_hints: dict[str, re.Pattern[str]]
+    code_fixes: dict[str, dict[str, Any]]
+    prefilter: re.Pattern[str]
+    """Any keyword of any signature: lines without one are skipped at once."""
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _signature(raw: dict[str, Any]) -> Signature:
+    followed = raw.get("followed_by")
+    follow = None
+    if followed:
+        follow = FollowedBy(
+            _compile(followed["trigger"]), _compile(followed["regex"]), int(followed["within"])
+        )
+    regexes = raw.get("regex") or []
+    if isinstance(regexes, str):
+        regexes = [regexes]
+    return Signature(
+        id=raw["id"],
+        code=raw.get("code"),
+        fact=raw.get("fact"),
+        red_herring=bool(raw.get("red_herring")),
+        kind=raw.get("kind", ""),
+        severity=raw.get("severity", "fail"),
+        weight=raw.get("weight"),
+        regexes=tuple(_compile(r) for r in regexes),
+        keywords=tuple(k.lower() for k in raw.get("keywords", ())),
+        params=tuple(raw["params"]) if "params" in raw else None,
+        defaults=dict(raw.get("defaults", {})),
+        convert=dict(raw.get("convert", {})),
+        rename=dict(raw.get("rename", {})),
+        os=tuple(raw.get("os", ())),
+        requires=tuple(raw.get("requires", ())),
+        requires_any=tuple(raw.get("requires_any", ())),
+        unless=tuple(raw.get("unless", ())),
+        demote_if=tuple(raw.get("demote_if", ())),
+        params_from=tuple(raw.get("params_from", ())),
+        followed_by=follow,
+        group=raw.get("group"),
+        fix=dict(raw.get("fix", {})),
+        source=raw.get("source", ""),
+    )
+
+
+def _family(raw: dict[str, Any]) -> LibraryFamily:
+    return LibraryFamily(
+        id=raw["id"],
+        match=_compile(raw["match"]),
+        code=raw.get("code"),
+        red_herring=bool(raw.get("red_herring")),
+        weight=int(raw.get("weight", DEFAULT_WEIGHT)),
+        by_error_code=dict(raw.get("by_error_code", {})),
+        error_code_details=dict(raw.get("error_code_details", {})),
+        os_code=dict(raw.get("os_code", {})),
+        defaults=dict(raw.get("defaults", {})),
+        demote_if=tuple(raw.get("demote_if", ())),
+    )
+
+
+def build_table(data: dict[str, Any]) -> Table:
+    """Compile a signature document (the JSON of ``resources/signatures.json``)."""
+    signatures = tuple(_signature(raw) for raw in data["signatures"])
+    for sig in signatures:
+        if sig.regexes and not sig.keywords:
+            raise ValueError(f"signature {sig.id} has regexes but no keywords")
+        if sig.code and sig.code != "@library" and sig.code not in CODES:
+            raise ValueError(f"signature {sig.id} names an unknown code {sig.code}")
+    keywords = sorted({k for sig in signatures for k in sig.keywords}, key=len, reverse=True)
+    versions = []
+    for row in data.get("library_versions", []):
+        for key in ("cuda", "cudnn"):
+            if key in row:
+                versions.append((_compile(row["match"]), key, row[key]))
+    return Table(
+        signatures=signatures,
+        families=tuple(_family(raw) for raw in data.get("library_families", [])),
+        versions=tuple(versions),
+        os_hints={
+            kind: _compile("|".join(f"(?:{p})" for p in patterns))
+            for kind, patterns in data.get("os_hints", {}).items()
+        },
+        code_fixes=dict(data.get("code_fixes", {})),
+        prefilter=_compile("|".join(re.escape(k) for k in keywords)),
+    )
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    """The signature table, compiled once."""
+    return build_table(load_json(SIGNATURES_FILE))
+
+
+# ---------------------------------------------------------------------------------------------
+# Scanning
+
+
+@dataclass
+class _Hit:
+    sig: Signature
+    line_no: int
+    line: str
+    groups: dict[str, str]
+
+
+@dataclass
+class _Candidate:
+    code: str
+    severity: str
+    weight: int
+    line_no: int
+    evidence: str
+    params: dict[str, Any]
+    fix: dict[str, Any]
+    sig: Signature
+    demote_if: tuple[str, ...] = ()
+    files: list[str] = field(default_factory=list)
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
+    """Every signature hit, line by line; repeated lines are looked at once."""
+    lines = _lines(text)
+    seen: set[str] = set()
+    hits: list[_Hit] = []
+    searchable = [sig for sig in tab.signatures if sig.regexes]
+    prefilter = tab.prefilter.search
+    for index, raw in enumerate(lines):
+        line = raw[:MAX_LINE].strip()
+        if not line or line in seen:
+            continue
+        seen.add(line)
+        if not prefilter(line):
+            continue
+        low = line.lower()
+        groups_done: set[str] = set()
+        for sig in searchable:
+            if sig.group and sig.group in groups_done:
+                continue
+            if not any(k in low for k in sig.keywords):
+                continue
+            groups = _match(sig, line, lines, index)
+            if groups is None:
+                continue
+            hits.append(_Hit(sig, index + 1, line, groups))
+            if sig.group:
+                groups_done.add(sig.group)
+    return hits, len(lines)
+
+
+def _match(sig: Signature, line: str, lines: list[str], index: int) -> Optional[dict[str, str]]:
+    for regex in sig.regexes:
+        found = regex.search(line)
+        if found:
+            return {k: v for k, v in found.groupdict().items() if v is not None}
+    follow = sig.followed_by
+    if follow and follow.trigger.search(line):
+        for later in lines[index + 1 : index + 1 + follow.within]:
+            found = follow.regex.search(later[:MAX_LINE])
+            if found:
+                return {k: v for k, v in found.groupdict().items() if v is not None}
+    return None
+
+
+def infer_os(text: str, tab: Optional[Table] = None) -> Optional[str]:
+    """The OS a log comes from, when it says so (WSL paths, ``C:\\`` and ``.dll``, ``.so``)."""
+    tab = tab or table()
+    sample = text if len(text) <= 400_000 else text[:200_000] + text[-200_000:]
+    for kind in ("wsl2", "windows", "linux"):
+        hint = tab.os_hints.get(kind)
+        if hint and hint.search(sample):
+            return kind
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameters
+
+
+def _cuda_from_int(value: str) -> str:
+    number = int(value)
+    return f"{number // 1000}.{(number % 1000) // 10}"
+
+
+def _cudnn_version(value: str) -> str:
+    """``6021`` -> ``6.0.21``, ``90100`` -> ``9.1.0``, ``8, 2, 0`` -> ``8.2.0``; dotted as is."""
+    text = value.strip().rstrip(".")
+    if "," in text:
+        return ".".join(part.strip() for part in text.split(",") if part.strip())
+    if text.isdigit() and len(text) >= 4:
+        number = int(text)
+        if number >= 10000:
+            major, rest = divmod(number, 10000)
+        else:
+            major, rest = divmod(number, 1000)
+        minor, patch = divmod(rest, 100)
+        return f"{major}.{minor}.{patch}"
+    return text
+
+
+def _sm(value: str) -> str:
+    digits = value.lower().replace("sm_", "")
+    return f"{digits[:-1]}.{digits[-1]}" if len(digits) >= 2 else value
+
+
+def _cu_suffix(value: str) -> str:
+    return f"{value[:-1]}.{value[-1]}" if len(value) >= 2 else value
+
+
+_CONVERTERS = {
+    "cuda_int": _cuda_from_int,
+    "cudnn_version": _cudnn_version,
+    "sm": _sm,
+    "cu_suffix": _cu_suffix,
+}
+
+
+def _convert(params: dict[str, Any], convert: dict[str, str]) -> None:
+    for name, how in convert.items():
+        if name in params and how in _CONVERTERS:
+            with contextlib.suppress(ValueError, IndexError):
+                params[name] = _CONVERTERS[how](str(params[name]))
+
+
+def library_versions(file: str, tab: Optional[Table] = None) -> dict[str, str]:
+    """CUDA / cuDNN versions a versioned library name asks for.
+
+    ``cudart64_110.dll`` / ``libcudart.so.11.0`` -> ``{"cuda": "11.x"}``, ``cudart64_101.dll`` ->
+    ``{"cuda": "10.1"}``, ``cudnn64_8.dll`` / ``libcudnn.so.8`` -> ``{"cudnn": "8"}``.
+    """
+    tab = tab or table()
+    name = _basename(file).lower()
+    result: dict[str, str] = {}
+    for regex, key, template in tab.versions:
+        if key in result:
+            continue
+        found = regex.search(name)
+        if found:
+            result[key] = _expand(template, found)
+    return result
+
+
+def _expand(template: str, found: re.Match[str]) -> str:
+    """``{1}.{2}`` with the regex groups (a group that did not take part counts as empty)."""
+    values = ["", *(g or "" for g in found.groups())]
+    return re.sub(r"\{(\d)\}", lambda m: values[int(m.group(1))], template)
+
+
+def _basename(file: str) -> str:
+    return re.split(r"[\\/]", file.strip().strip("'\""))[-1]
+
+
+class _Strict(dict):
+    def __missing__(self, key: str) -> str:
+        raise KeyError(key)
+
+
+def _fill(template: str, params: dict[str, Any]) -> Optional[str]:
+    """``template`` filled from ``params``; None when a placeholder has no value."""
+    values = _Strict({k: v for k, v in params.items() if v not in (None, "")})
+    try:
+        return string.Formatter().vformat(template, (), values)
+    except (KeyError, IndexError, ValueError):
+        return None
+
+
+def _fill_loose(template: str, params: dict[str, Any]) -> str:
+    filled = _fill(template, params)
+    return template if filled is None else filled
+
+
+# ---------------------------------------------------------------------------------------------
+# From hits to findings
+
+
+def _facts(hits: list[_Hit]) -> dict[str, _Hit]:
+    facts: dict[str, _Hit] = {}
+    for hit in hits:
+        name = hit.sig.fact
+        if not name:
+            continue
+        if name in facts:
+            # keep the first line, but collect values a later line adds
+            for key, value in hit.groups.items():
+                facts[name].groups.setdefault(key, value)
+        else:
+            facts[name] = _Hit(hit.sig, hit.line_no, hit.line, dict(hit.groups))
+    return facts
+
+
+def _holds(name: str, facts: dict[str, _Hit], codes: set[str], os_kind: Optional[str],
+           any_finding: bool) -> bool:
+    if name.startswith("os:"):
+        return os_kind == name[3:]
+    if name.startswith("code:"):
+        return name[5:] in codes
+    if name == "any_finding":
+        return any_finding
+    return name in facts
+
+
+def _allowed(sig: Signature, facts: dict[str, _Hit], codes: set[str], os_kind: Optional[str],
+             any_finding: bool) -> bool:
+    if sig.os and os_kind is not None and os_kind not in sig.os:
+        return False
+    if not all(_holds(n, facts, codes, os_kind, any_finding) for n in sig.requires):
+        return False
+    if sig.requires_any and not any(
+        _holds(n, facts, codes, os_kind, any_finding) for n in sig.requires_any
+    ):
+        return False
+    return not any(_holds(n, facts, codes, os_kind, any_finding) for n in sig.unless)
+
+
+def _resolve_library(hit: _Hit, tab: Table, os_kind: Optional[str]):
+    """(family, code, extra params) for a library-load line; None for an unknown library."""
+    file = _basename(hit.groups.get("file", ""))
+    if not file:
+        return None
+    for family in tab.families:
+        if not family.match.search(file):
+            continue
+        extra: dict[str, Any] = {"file": file}
+        if family.red_herring:
+            return family, None, extra
+        code = family.code
+        error_code = hit.groups.get("error_code")
+        if error_code:
+            extra["error_code"] = error_code
+            code = family.by_error_code.get(error_code, code)
+            detail = family.error_code_details.get(error_code)
+            if detail:
+                extra["detail"] = _fill_loose(detail, extra)
+        if os_kind and os_kind in family.os_code:
+            code = family.os_code[os_kind]
+        dependency = _dependency(hit.groups.get("dlerror", ""), file)
+        if dependency:
+            extra["dependency"] = dependency
+        return family, code, extra
+    return None
+
+
+def _dependency(dlerror: str, file: str) -> Optional[str]:
+    """The library a dlerror names when it is not the requested one (a missing dependency)."""
+    found = re.search(r"([\w.+-]+\.(?:dll|so(?:\.\d+)*))", dlerror or "", re.IGNORECASE)
+    if found and found.group(1).lower() != file.lower():
+        return found.group(1)
+    return None
+
+
+def _candidate(hit: _Hit, tab: Table, facts: dict[str, _Hit], os_kind: Optional[str],
+               harmless: list[_Hit]) -> Optional[_Candidate]:
+    sig = hit.sig
+    params: dict[str, Any] = dict(hit.groups)
+    if sig.params is not None:
+        params = {k: v for k, v in params.items() if k in sig.params}
+    code = sig.code
+    weight = sig.weight if sig.weight is not None else DEFAULT_WEIGHT
+    demote = sig.demote_if
+    if code == "@library":
+        resolved = _resolve_library(hit, tab, os_kind)
+        if resolved is None:
+            return None
+        family, code, extra = resolved
+        if code is None:  # a harmless library (TensorRT)
+            harmless.append(hit)
+            return None
+        params.pop("dlerror", None)
+        params.pop("how", None)
+        params.update(extra)
+        weight = family.weight
+        demote = demote + family.demote_if
+        for key, value in family.defaults.items():
+            filled = _fill(str(value), params)
+            if filled is not None:
+                params.setdefault(key, filled)
+    for name in sig.params_from:
+        if name in facts:
+            for key, value in facts[name].groups.items():
+                params.setdefault(key, value)
+    _convert(params, sig.convert)
+    for old, new in sig.rename.items():
+        if old in params:
+            params.setdefault(new, params.pop(old))
+    if "file" in params:
+        params["file"] = _basename(str(params["file"]))
+        for key, value in library_versions(params["file"], tab).items():
+            params.setdefault(key, value)
+    for key, value in sig.defaults.items():
+        if key in params:
+            continue
+        filled = _fill(value, params) if isinstance(value, str) else value
+        if filled is not None:
+            params[key] = filled
+    if code is None or code not in CODES:
+        return None
+    return _Candidate(
+        code=code,
+        severity=sig.severity,
+        weight=int(weight),
+        line_no=hit.line_no,
+        evidence=hit.line,
+        params=params,
+        fix=sig.fix,
+        sig=sig,
+        demote_if=demote,
+        files=[params["file"]] if "file" in params else [],
+    )
+
+
+def _context_params(facts: dict[str, _Hit], tab: Table) -> dict[str, str]:
+    """Versions the log names anywhere (``cudart64_110.dll`` loaded -> CUDA 11.x)."""
+    context: dict[str, str] = {}
+    cuda = facts.get("cuda_named")
+    if cuda and cuda.groups.get("cuda_file"):
+        context.update(library_versions(cuda.groups["cuda_file"], tab))
+    cudnn = facts.get("cudnn_loaded")
+    if cudnn and cudnn.groups.get("cudnn_file"):
+        for key, value in library_versions(cudnn.groups["cudnn_file"], tab).items():
+            context.setdefault(key, value)
+    return {k: v for k, v in context.items() if k in ("cuda", "cudnn")}
+
+
+def explain_log(text: str, os_kind: Optional[str] = None) -> list[Finding]:
+    """Findings for an error log, ranked most likely first.
+
+    ``os_kind`` is ``windows``, ``linux``, ``wsl2`` or None (then the log's own hints decide,
+    e.g. ``C:\\`` paths or ``/usr/lib/wsl``). A log with only harmless lines gives the single
+    finding ``numa_or_harmless_warning`` (severity info); an empty log gives ``[]``.
+    """
+    if not text or not text.strip():
+        return []
+    tab = table()
+    if os_kind not in _OS_KINDS:
+        os_kind = infer_os(text, tab)
+    hits, _ = _scan(text, tab)
+    facts = _facts(hits)
+    harmless = [hit for hit in hits if hit.sig.red_herring]
+
+    raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
+    line_candidates = [c for c in raw if c is not None]
+    codes = {c.code for c in line_candidates}
+    kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
+    any_finding = bool(kept)
+    kept_codes = {c.code for c in kept}
+    for sig in tab.signatures:
+        if not sig.derived or not sig.code:
+            continue
+        if not _allowed(sig, facts, kept_codes, os_kind, any_finding):
+            continue
+        evidence = _derived_evidence(sig, facts)
+        hit = _Hit(sig, evidence.line_no, evidence.line, {}) if evidence else None
+        if hit is None:
+            continue
+        candidate = _candidate(hit, tab, facts, os_kind, harmless)
+        if candidate:
+            kept.append(candidate)
+
+    if not kept:
+        return [_harmless_finding(harmless)] if harmless else []
+    context = _context_params(facts, tab)
+    return [_finding(c, context, tab, os_kind) for c in _rank(kept, facts, os_kind)]
+
+
+def _derived_evidence(sig: Signature, facts: dict[str, _Hit]) -> Optional[_Hit]:
+    names = [n for n in (*sig.requires, *sig.requires_any) if n in facts]
+    return facts[names[0]] if names else None
+
+
+def _score(c: _Candidate, facts: dict[str, _Hit], os_kind: Optional[str]) -> int:
+    score = c.weight
+    if any(name in facts for name in c.demote_if):
+        score -= 40
+    if c.sig.os and os_kind is None:
+        score -= OS_UNKNOWN_PENALTY
+    return score
+
+
+def _rank(candidates: list[_Candidate], facts: dict[str, _Hit],
+          os_kind: Optional[str]) -> list[_Candidate]:
+    """One candidate per code (the strongest line), most likely first."""
+    best: dict[str, tuple[int, _Candidate]] = {}
+    files: dict[str, list[str]] = {}
+    for c in candidates:
+        score = _score(c, facts, os_kind)
+        for name in c.files:
+            if name not in files.setdefault(c.code, []):
+                files[c.code].append(name)
+        current = best.get(c.code)
+        if current is None or score > current[0] or (
+            score == current[0] and c.line_no < current[1].line_no
+        ):
+            best[c.code] = (score, c)
+    for code, names in files.items():
+        if len(names) > 1:
+            best[code][1].params["files"] = names
+    ordered = sorted(
+        best.values(),
+        key=lambda item: (-item[0], _LAYER_ORDER.get(layer_of(item[1].code), 99), item[1].line_no),
+    )
+    return [c for _, c in ordered]
+
+
+def _finding(c: _Candidate, context: dict[str, str], tab: Table,
+             os_kind: Optional[str]) -> Finding:
+    params = dict(c.params)
+    for key in CONTEXT_PARAMS.get(c.code, ()):
+        if key in context:
+            params.setdefault(key, context[key])
+    if c.code == "zlibwapi_missing" and "cudnn" in context:
+        params.setdefault("found", context["cudnn"])
+    params["source"] = "log"
+    params["signature"] = c.sig.id
+    return Finding(
+        code=c.code,
+        severity=c.severity,
+        params=params,
+        evidence=c.evidence,
+        fix=_fix(c.fix, tab.code_fixes.get(c.code, {}), params, os_kind),
+    )
+
+
+def _harmless_finding(harmless: list[_Hit]) -> Finding:
+    kinds: list[str] = []
+    harmless = list({hit.line_no: hit for hit in harmless}.values())
+    for hit in harmless:
+        kind = hit.sig.kind or "TensorRT"
+        if kind not in kinds:
+            kinds.append(kind)
+    return Finding(
+        code=HARMLESS_CODE,
+        severity="info",
+        params={"kinds": kinds, "lines": len(harmless), "source": "log"},
+        evidence=harmless[0].line,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixes
+
+
+def _os_fits(item: dict[str, Any], os_kind: Optional[str]) -> bool:
+    wanted = item.get("os")
+    return not wanted or os_kind is None or os_kind in wanted
+
+
+def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
+         os_kind: Optional[str]) -> Fix:
+    """The signature's own fix, then the code's generic one; items whose values are unknown
+    (a placeholder without a param) or that are for another OS are left out."""
+    steps: list[Step] = []
+    commands: list[str] = []
+    links: list[Link] = []
+    for spec in (own, generic):
+        for item in spec.get("steps", []):
+            if not _os_fits(item, os_kind):
+                continue
+            values = {}
+            for key, template in item.get("params", {}).items():
+                filled = _fill(str(template), params)
+                if filled is None:
+                    break
+                values[key] = filled
+            else:
+                step = Step(item["key"], values)
+                if step not in steps:
+                    steps.append(step)
+        for item in spec.get("commands", []):
+            item = {"text": item} if isinstance(item, str) else item
+            if not _os_fits(item, os_kind):
+                continue
+            filled = _fill(item["text"], params)
+            if filled and filled not in commands:
+                commands.append(filled)
+        for item in spec.get("links", []):
+            link = Link(item["title"], item["url"])
+            if link not in links:
+                links.append(link)
+    action = own.get("action") or generic.get("action")
+    return Fix(steps=tuple(steps), links=tuple(links), commands=tuple(commands), action=action)
+
+
+# ---------------------------------------------------------------------------------------------
+# Text for the CLI
+
+
+def findings_text(findings: list[Finding]) -> str:
+    """Readable English for ``gpu-wizard explain``: the most likely cause first."""
+    if not findings:
+        return "No known GPU setup problem was found in this log."
+    if len(findings) == 1 and findings[0].code == HARMLESS_CODE:
+        only = findings[0]
+        kinds = ", ".join(only.params.get("kinds", []))
+        return (
+            f"Only harmless messages ({kinds}); they are not why a GPU is not used.\n"
+            f"  Log: {_short(only.evidence or '')}\n"
+            "If the GPU is still not used, look for a line that names a missing library or a "
+            "version, or run `gpu-wizard check`."
+        )
+    out = []
+    for number, finding in enumerate(findings, 1):
+        title = CODES[finding.code].title if finding.code in CODES else finding.code
+        head = "Most likely cause" if number == 1 else f"Also possible ({number})"
+        out.append(f"{head}: {title}  [{finding.severity}, {finding.layer} layer]")
+        out.append(f"  {finding.message()}")
+        detail = finding.params.get("detail")
+        if detail and str(detail).strip(" ()") not in finding.message():
+            out.append(f"  Note: {str(detail).strip(' ():')}")
+        if finding.evidence:
+            out.append(f"  Log: {_short(finding.evidence)}")
+        out.append(f"  Fix: {finding.fix_summary()}")
+        out.extend(f"    - {step.text()}" for step in finding.fix.steps)
+        out.extend(f"    $ {command}" for command in finding.fix.commands)
+        out.extend(f"    {link.title}: {link.url}" for link in finding.fix.links)
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _short(line: str, limit: int = 300) -> str:
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# The probe's log in `gpu-wizard check`
+
+
+def probe_log_text(probe: Optional[dict[str, Any]]) -> str:
+    """The environment probe's log plus TensorFlow's import error (when the import failed)."""
+    if not isinstance(probe, dict):
+        return ""
+    parts = [str(probe.get("log") or "")]
+    tf = probe.get("tensorflow")
+    if isinstance(tf, dict) and tf.get("imported") is False and tf.get("error"):
+        parts.append(str(tf["error"]))
+    return "\n".join(part for part in parts if part)
+
+
+def probe_log_findings(probe: Optional[dict[str, Any]],
+                       os_kind: Optional[str] = None) -> list[Finding]:
+    """:func:`explain_log` over the probe's log and import error."""
+    return explain_log(probe_log_text(probe), os_kind)
+
+
+def merge_log_findings(report_layers: list[LayerResult],
+                       findings: list[Finding]) -> list[Finding]:
+    """Put log findings into the layer their code belongs to; returns the ones added.
+
+    Idempotent: a code already present in any layer is skipped, so the TensorFlow layer may
+    merge its own log first and diagnose merge again afterwards. A layer's status is
+    recomputed with :func:`wizard.core.model.worst_status` from its old status: only a ``fail``
+    finding turns an ``ok`` layer into ``fail``; ``info`` changes nothing; ``unknown`` stays
+    ``unknown`` unless a finding fails.
+    """
+    by_name = {layer.layer: layer for layer in report_layers}
+    present = {f.code for layer in report_layers for f in layer.findings}
+    added: list[Finding] = []
+    for finding in findings:
+        if finding.code in present:
+            continue
+        layer = by_name.get(layer_of(finding.code))
+        if layer is None:
+            continue
+        layer.findings.append(finding)
+        present.add(finding.code)
+        added.append(finding)
+        layer.status = worst_status([finding], default=layer.status)
+    return added
