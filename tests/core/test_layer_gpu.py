@@ -291,3 +291,10 @@ def test_legacy_windows_nvsmi_folder_is_used_when_not_on_path() -> None:
     program = "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvidia-smi.exe"
     assert gpu.nvidia_smi_program(ReplayHost(make_profile(files={program: None}))) == program
     assert gpu.nvidia_smi_program(ReplayHost(make_profile())) == "nvidia-smi"
+
+
+def test_a_gpu_nvml_cannot_open_is_a_warning() -> None:
+    lost = {"index": 1, "name": None, "error": "unknown: GPU is lost"}
+    result = run_gpu(make_profile("linux", nvml=nvml_ok(LAPTOP_3070TI, lost)))
+    assert result.status == WARN
+    assert "GPU 1: NVML cannot open it (unknown: GPU is lost)" in result.summary

@@ -325,7 +325,8 @@ def check(ctx: CheckContext) -> LayerResult:
         return _no_gpu(ctx, inv, facts)
     findings = _compute_capability_findings(ctx, inv.gpus, facts["min_compute_capability"])
     unknown_cc = [g for g in inv.gpus if not g["compute_capability"]]
-    default = WARN if unknown_cc and len(unknown_cc) == len(inv.gpus) else OK
+    lost = [g for g in inv.gpus if g.get("error")]
+    default = WARN if lost or (unknown_cc and len(unknown_cc) == len(inv.gpus)) else OK
     status = _status(findings, default)
     return LayerResult("gpu", status, _summary(inv), facts, findings)
 
@@ -490,6 +491,8 @@ def _summary(inv: Inventory) -> str:
 
 def _gpu_summary(gpu: dict[str, Any], source: Optional[str]) -> str:
     bits = [str(gpu["name"])]
+    if gpu.get("error"):  # NVML could not open this GPU (lost, reset needed, ...)
+        return f"{gpu['name']}: NVML cannot open it ({gpu['error']})"
     if source == "pci":
         bits[0] += " (found on the PCI bus, no working driver)"
     if gpu["compute_capability"]:
