@@ -298,3 +298,8 @@ def test_a_gpu_nvml_cannot_open_is_a_warning() -> None:
     result = run_gpu(make_profile("linux", nvml=nvml_ok(LAPTOP_3070TI, lost)))
     assert result.status == WARN
     assert "GPU 1: NVML cannot open it (unknown: GPU is lost)" in result.summary
+
+
+def test_public_nvidia_smi_argv_matches_the_call() -> None:
+    assert list(gpu.SMI_QUERY_ARGV) == SMI_QUERY
+    assert list(gpu.SMI_QUERY_ARGV_OLD) == SMI_QUERY_OLD

@@ -22,6 +22,12 @@ CUDA_GPUS_URL = "https://developer.nvidia.com/cuda-gpus"
 SMI_TIMEOUT = 20.0
 SMI_FIELDS = "index,name,uuid,pci.bus_id,compute_cap,memory.total,driver_version"
 SMI_FIELDS_OLD = "index,name,uuid,pci.bus_id,memory.total,driver_version"
+SMI_FORMAT = "--format=csv,noheader,nounits"
+SMI_QUERY_ARGV = ("nvidia-smi", f"--query-gpu={SMI_FIELDS}", SMI_FORMAT)
+"""The exact nvidia-smi call of the fallback (a profile's ``commands`` entry must match it);
+``SMI_QUERY_ARGV_OLD`` follows when a driver rejects ``compute_cap``, then the bare banner
+``nvidia-smi`` for the CUDA version."""
+SMI_QUERY_ARGV_OLD = ("nvidia-smi", f"--query-gpu={SMI_FIELDS_OLD}", SMI_FORMAT)
 WINDOWS_SMI_PATHS = (
     "C:\\Windows\\System32\\nvidia-smi.exe",
     "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvidia-smi.exe",
@@ -242,7 +248,7 @@ def query_nvidia_smi(host: Host) -> SmiAnswer:
 
 
 def _run_query(host: Host, program: str, fields: str) -> CommandResult:
-    argv = [program, f"--query-gpu={fields}", "--format=csv,noheader,nounits"]
+    argv = [program, f"--query-gpu={fields}", SMI_FORMAT]
     return host.run(argv, timeout=SMI_TIMEOUT)
 
 
