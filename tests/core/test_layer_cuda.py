@@ -353,11 +353,13 @@ def test_linux_distro_package_in_multiarch_folder():
     m = Machine("linux")
     m.files["/usr/lib/x86_64-linux-gnu/libcudart.so.11.5.117"] = None
     m.files["/usr/lib/x86_64-linux-gnu/libcudart.so.11.0"] = None
+    m.files["/usr/include/cuda_runtime_api.h"] = "#define CUDART_VERSION 11050\n"
     result, _ = run(m, _linux_tf212())
     # 11.5 < 11.8: the build needs newer 11.x symbols.
     assert result.status == FAIL
     f = finding(result, "cuda_version_mismatch")
-    assert f.params["found"] == "11.5.117"
+    assert f.params["found"] == "11.5"
+    assert result.facts["installs"][0]["version_source"] == "cuda_runtime_api.h"
     assert result.facts["loader_first"]["origin"] == "default"
 
 
@@ -424,13 +426,28 @@ def test_linux_cu11_wheels_for_a_cuda_12_build():
     prefix = "/home/me/venv"
     site = f"{prefix}/lib/python3.11/site-packages"
     m.files[f"{site}/nvidia/cuda_runtime/lib/libcudart.so.11.0"] = None
-    m.files[f"{site}/nvidia_cuda_runtime_cu11-11.8.89.dist-info/METADATA"] = ""
     exe = m.python(f"{prefix}/bin/python", prefix, version="3.11.4", tf="2.18.0")
+    m.pythons[0]["probe"]["nvidia_packages"] = {"nvidia-cuda-runtime-cu11": "11.8.89"}
     target = knowledge.choose_target("linux", installed="2.18.0", installed_where=exe)
     result, _ = run(m, target, exe)
     assert result.status == FAIL
     f = finding(result, "cuda_version_mismatch")
+    assert f.params["found"] == "11.8.89"  # the probe's nvidia_packages
+
+
+def test_wheel_version_from_dist_info_when_the_probe_failed():
+    m = Machine("linux")
+    prefix = "/home/me/venv"
+    site = f"{prefix}/lib/python3.11/site-packages"
+    m.files[f"{site}/nvidia/cuda_runtime/lib/libcudart.so.11.0"] = None
+    m.files[f"{site}/nvidia_cuda_runtime_cu11-11.8.89.dist-info/METADATA"] = ""
+    m.files[f"{prefix}/bin/python"] = None
+    m.pythons.append({"executable": f"{prefix}/bin/python", "probe": {"error": "timed out"}})
+    result, _ = run(m, knowledge.choose_target("linux"), f"{prefix}/bin/python")
+    f = finding(result, "cuda_version_mismatch")
     assert f.params["found"] == "11.8.89"  # read from the dist-info folder name
+    assert f.severity == "info"  # TF itself was not seen in the environment
+    assert result.facts["env"]["site_packages"] == [site]
 
 
 def test_discovery_is_cached_for_the_cudnn_layer():

@@ -47,12 +47,22 @@ LINUX_DEFAULT_LIB_DIRS = (
 )
 LINUX_TOOLKIT_LIB_SUBDIRS = ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib")
 WINDOWS_TOOLKIT_LIB_SUBDIRS = ("bin", "bin\\x64")
+LINUX_SYSTEM_DIRS = LINUX_DEFAULT_LIB_DIRS + (
+    "/usr/include",
+    "/usr/include/x86_64-linux-gnu",
+    "/usr/local/lib",
+    "/usr/local/include",
+    "/usr/lib/aarch64-linux-gnu",
+)
+"""Folders too big to list (thousands of entries): known file names are probed instead."""
+CUDART_SONAMES = ("9.0", "9.1", "9.2", "10.0", "10.1", "10.2", "11.0", "12", "13")
 
 _WIN_CUDART = re.compile(r"^cudart64_(\d+)\.dll$", re.IGNORECASE)
 _LINUX_CUDART = re.compile(r"^libcudart\.so\.(\d+(?:\.\d+)*)$")
 _VERSION_DIR = re.compile(r"^(?:v|cuda-?)(\d+(?:\.\d+)?)$", re.IGNORECASE)
 _VERSION_TXT = re.compile(r"CUDA Version\s+(\d+(?:\.\d+)+)")
 _CUDA_H = re.compile(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", re.MULTILINE)
+_CUDART_H = re.compile(r"^\s*#\s*define\s+CUDART_VERSION\s+(\d+)", re.MULTILINE)
 _NVCC = re.compile(r"release\s+(\d+\.\d+),\s*V(\d+(?:\.\d+)+)")
 _ENV_VAR = re.compile(r"%([^%;\\/]+)%")
 _CONDA_CUDA_PKG = re.compile(
@@ -333,10 +343,28 @@ class CudaDiscovery:
         return self.loader_new if self.loader_new is not None else self.loader_process
 
     def listdir(self, directory: str) -> list[str]:
+        """The entries of ``directory`` that matter here. Big system folders (System32, the
+        Windows folder, /usr/lib/x86_64-linux-gnu, /usr/include, ...) are not listed: the known
+        CUDA/cuDNN file names are probed one by one instead, which keeps a snapshot of the
+        machine small and the check fast."""
         key = directory.lower() if self.host.is_windows else directory
         if key not in self.listing_cache:
-            self.listing_cache[key] = self.host.listdir(directory)
+            if self.is_system_dir(directory):
+                names = known_file_names(self.host.is_windows)
+                self.listing_cache[key] = [
+                    n for n in names if self.host.exists(self.host.join(directory, n))
+                ]
+            else:
+                self.listing_cache[key] = self.host.listdir(directory)
         return self.listing_cache[key]
+
+    def is_system_dir(self, directory: str) -> bool:
+        host = self.host
+        if host.is_windows:
+            root = host.getenv("SystemRoot") or host.getenv("windir") or "C:\\Windows"
+            return any(host.same_path(directory, d) for d in
+                       (root, host.join(root, "System32"), host.join(root, "SysWOW64")))
+        return any(host.same_path(directory, d) for d in LINUX_SYSTEM_DIRS)
 
     def toolkits(self) -> list[CudaInstall]:
         return [i for i in self.installs if i.exists]
@@ -402,6 +430,25 @@ def _first_dict(first: Optional[tuple[CudaInstall, LoaderDir, str]]) -> Optional
     }
 
 
+def known_file_names(windows: bool) -> list[str]:
+    """Every CUDA runtime, cuDNN library/header and zlibwapi name the layers look for."""
+    from wizard.core import cudnn_installs
+
+    if windows:
+        names = [cudart_file_name(v, True) for v in CUDART_SONAMES]
+        for files in cudnn_installs.WINDOWS_FILES.values():
+            names.extend(files)
+        names.append(cudnn_installs.ZLIBWAPI)
+        return names
+    names = [f"libcudart.so.{v}" for v in CUDART_SONAMES]
+    for files in cudnn_installs.LINUX_FILES.values():
+        names.extend(files)
+    names.extend(["cudnn.h", "cudnn_version.h", "cuda.h", "cuda_runtime_api.h"])
+    for major in cudnn_installs.LINUX_FILES:
+        names.extend([f"cudnn_v{major}.h", f"cudnn_version_v{major}.h"])
+    return names
+
+
 def cudart_files(names: list[str], windows: bool) -> list[str]:
     pattern = _WIN_CUDART if windows else _LINUX_CUDART
     return sorted(n for n in names if pattern.match(n))
@@ -430,9 +477,16 @@ def python_env(host: Host, python: Optional[str], probe: Optional[dict[str, Any]
     conda = bool(info.get("conda")) or host.is_dir(host.join(prefix, "conda-meta"))
     packages: dict[str, Optional[str]] = {}
     probe_packages = (probe or {}).get("packages")
-    if isinstance(probe_packages, dict):
-        packages.update({str(k).lower(): v for k, v in probe_packages.items()})
-    for directory in site:
+    for key in ("packages", "nvidia_packages"):
+        listed = (probe or {}).get(key)
+        if isinstance(listed, dict):
+            for name, version in listed.items():
+                if version or str(name).lower() not in packages:
+                    packages[str(name).lower()] = version
+    # The probe lists the nvidia-* distributions; without a probe answer, read the
+    # *.dist-info folder names instead (one listing of site-packages).
+    scan = [] if isinstance(probe_packages, dict) and probe_packages else site
+    for directory in scan:
         for name in host.listdir(directory):
             match = _DIST_INFO.match(name)
             if match:
@@ -459,7 +513,7 @@ def _python_series(version: Any) -> Optional[str]:
 def _site_packages(host: Host, prefix: str, version: Optional[str], info: dict[str, Any]
                    ) -> list[str]:
     candidates: list[str] = []
-    for key in ("site_packages", "purelib", "platlib"):
+    for key in ("site_packages", "purelib", "platlib", "user_site"):
         value = info.get(key)
         if isinstance(value, str):
             candidates.append(value)
@@ -843,11 +897,25 @@ def _add_loose_runtimes(discovery: CudaDiscovery) -> None:
         install = CudaInstall(path=root, kind="system", sources=[entry.origin],
                               lib_dir=entry.path, lib_dirs=[entry.path], cudart=files)
         found = _toolkit_version(host, root) if root != entry.path else None
+        if found is None and not host.is_windows and discovery.is_system_dir(entry.path):
+            found = _system_headers_version(host)
         if found:
             install.version, install.version_source = found
         else:
             install.version, install.version_source = version_from_cudart(files), "cudart"
         discovery.installs.append(install)
+
+
+def _system_headers_version(host: Host) -> Optional[tuple[str, str]]:
+    """A distro CUDA package (``nvidia-cuda-toolkit``) keeps its headers in /usr/include."""
+    version = parse_cuda_h(host.read_text("/usr/include/cuda.h"))
+    if version:
+        return version, "cuda.h"
+    match = _CUDART_H.search(host.read_text("/usr/include/cuda_runtime_api.h") or "")
+    if match:
+        value = int(match.group(1))
+        return f"{value // 1000}.{(value % 1000) // 10}", "cuda_runtime_api.h"
+    return None
 
 
 def _root_of_lib_dir(host: Host, directory: str) -> str:
