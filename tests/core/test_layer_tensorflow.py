@@ -1,0 +1,393 @@
+"""The tensorflow layer (and the PyTorch entry) over recorded probe outputs."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Optional
+
+import pytest
+
+from wizard.core import knowledge
+from wizard.core.diagnose import run_check
+from wizard.core.host import ReplayHost
+from wizard.core.layers import CheckContext
+from wizard.core.layers import tensorflow as layer
+from wizard.core.model import FAIL, NOT_APPLICABLE, OK, UNKNOWN, WARN, Finding, LayerResult
+
+WIN_EXE = "C:\\Users\\me\\miniconda3\\envs\\tf\\python.exe"
+LINUX_EXE = "/home/me/venvs/tf/bin/python"
+
+
+def host(system: str = "linux") -> ReplayHost:
+    return ReplayHost(
+        {
+            "format": "gpu-wizard/profile@1",
+            "platform": {"system": system, "release": "x", "wsl": None},
+            "nvml": {"error": "library_not_found"},
+        }
+    )
+
+
+def make_probe(
+    tf: Optional[str] = "2.10.0",
+    *,
+    packages: Optional[dict[str, Any]] = None,
+    gpus: int = 1,
+    built_with_cuda: bool = True,
+    imported: bool = True,
+    error: Optional[str] = None,
+    log: str = "",
+    python: str = "3.9.13",
+    bits: int = 64,
+    conda: bool = False,
+    env: Optional[dict[str, Any]] = None,
+    on: str = "GPU",
+    torch: Optional[dict[str, Any]] = None,
+) -> dict[str, Any]:
+    pkgs: dict[str, Any] = {"tensorflow": tf, "numpy": "1.23.5"}
+    pkgs.update(packages or {})
+    device = f"/job:localhost/replica:0/task:0/device:{on}:0"
+    data: dict[str, Any] = {
+        "probe": "gpu-wizard/env-probe@1",
+        "python": {"version": python, "bits": bits, "executable": "x",
+                   "prefix": "C:\\Users\\me\\miniconda3\\envs\\tf", "conda": conda,
+                   "venv": not conda},
+        "packages": pkgs,
+        "env": env or {},
+        "tensorflow": None,
+        "torch": torch,
+        "log": log,
+    }
+    if tf or any(pkgs.get(n) for n in layer.TF_DISTRIBUTIONS):
+        data["tensorflow"] = {
+            "imported": imported,
+            "error": error,
+            "version": tf if imported else None,
+            "built_with_cuda": built_with_cuda if imported else None,
+            "build_info": {"cuda_version": "64_112", "cudnn_version": "64_8"},
+            "gpus": [
+                {"name": "/physical_device:GPU:0",
+                 "device_name": "NVIDIA GeForce RTX 3070 Ti Laptop GPU",
+                 "compute_capability": [8, 6]}
+            ] * (gpus if imported else 0),
+            "matmul": {"ok": True, "device": device, "error": None} if imported else None,
+            "conv": {"ok": True, "device": device, "error": None} if imported else None,
+        }
+    return data
+
+
+def context(
+    probe: Optional[dict[str, Any]],
+    system: str = "linux",
+    python: Optional[str] = LINUX_EXE,
+    lower: Optional[dict[str, LayerResult]] = None,
+    tf: Optional[str] = None,
+) -> CheckContext:
+    h = host(system)
+    installed = layer.tf_version(probe) if probe and not probe.get("error") else None
+    target = knowledge.choose_target(h.platform.os_kind, requested=tf, installed=installed)
+    results = lower if lower is not None else {
+        name: LayerResult(name, OK, "ok") for name in ("gpu", "driver", "cuda", "cudnn")
+    }
+    return CheckContext(host=h, target=target, python=python, probe=probe, results=results)
+
+
+def codes(result: LayerResult) -> list[str]:
+    return [f.code for f in result.findings]
+
+
+def finding(result: LayerResult, code: str) -> Finding:
+    return next(f for f in result.findings if f.code == code)
+
+
+# -- the good case and the not-installed case --------------------------------------------------
+
+
+def test_tf_on_the_gpu_is_ok() -> None:
+    result = layer.check(context(make_probe("2.10.0"), system="windows", python=WIN_EXE))
+    assert result.status == OK and result.findings == []
+    assert "RTX 3070 Ti" in result.summary
+    assert result.facts["gpus"][0]["compute_capability"] == [8, 6]
+    assert result.facts["matmul"]["device"].endswith("GPU:0")
+
+
+def test_not_installed_gives_the_command_for_this_environment() -> None:
+    result = layer.check(context(make_probe(None, python="3.11.7"), system="linux"))
+    assert result.status == FAIL and codes(result) == ["tensorflow_not_installed"]
+    command = finding(result, "tensorflow_not_installed").params["command"]
+    assert command.startswith(f'"{LINUX_EXE}" -m pip install')
+    assert "tensorflow[and-cuda]" in command
+    assert finding(result, "tensorflow_not_installed").fix.action == "pip_install"
+
+
+def test_not_installed_in_a_conda_env_uses_conda_run() -> None:
+    probe = make_probe(None, conda=True, python="3.10.11")
+    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    command = finding(result, "tensorflow_not_installed").params["command"]
+    assert command.startswith('conda run -p "C:\\Users\\me\\miniconda3\\envs\\tf" python -m pip')
+    assert "tensorflow<2.11" in command
+
+
+def test_not_installed_with_a_python_too_new_for_the_target() -> None:
+    result = layer.check(context(make_probe(None, python="3.12.1"), system="windows",
+                                 python=WIN_EXE))
+    assert set(codes(result)) == {"tensorflow_not_installed", "python_version_unsupported"}
+    unsupported = finding(result, "python_version_unsupported")
+    assert unsupported.params["found"] == "3.12.1" and unsupported.params["python"] == "3.7-3.10"
+
+
+def test_no_environment_at_all() -> None:
+    result = layer.check(context(None, python=None))
+    assert result.status == FAIL and codes(result) == ["tensorflow_not_installed"]
+
+
+def test_32bit_python() -> None:
+    result = layer.check(context(make_probe(None, bits=32), system="windows", python=WIN_EXE))
+    assert "python_32bit" in codes(result)
+
+
+# -- packages ----------------------------------------------------------------------------------
+
+
+def test_windows_tf_2_11_plus_is_its_own_finding_not_cpu_only() -> None:
+    probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU",
+                       packages={"tensorflow-intel": "2.15.0"})
+    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    assert codes(result) == ["windows_native_tf_2_11_plus"]  # tensorflow-intel is no conflict
+    assert 'tensorflow<2.11' in finding(result, "windows_native_tf_2_11_plus").params["command"]
+    assert result.status == FAIL
+
+
+def test_tensorflow_cpu_package_is_cpu_only() -> None:
+    probe = make_probe(None, packages={"tensorflow-cpu": "2.21.0"}, gpus=0, on="CPU",
+                       built_with_cuda=False, python="3.11.7")
+    probe["tensorflow"]["version"] = "2.21.0"
+    result = layer.check(context(probe))
+    cpu = finding(result, "gpu_not_listed_cpu_only_package")
+    assert cpu.params["package"] == "tensorflow-cpu" and cpu.params["version"] == "2.21.0"
+    assert "uninstall -y tensorflow-cpu" in cpu.params["command"]
+    assert result.status == FAIL
+
+
+def test_tensorflow_built_without_cuda_on_linux_is_cpu_only() -> None:
+    probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU", python="3.11.7")
+    result = layer.check(context(probe))
+    assert "gpu_not_listed_cpu_only_package" in codes(result)
+    assert "is_built_with_cuda() is False" in finding(
+        result, "gpu_not_listed_cpu_only_package").evidence
+
+
+def test_conflicting_distributions() -> None:
+    probe = make_probe("2.15.0", packages={"tensorflow-cpu": "2.12.0"}, python="3.11.7")
+    result = layer.check(context(probe))
+    conflict = finding(result, "tf_conflicting_packages")
+    assert "tensorflow 2.15.0" in conflict.params["packages"]
+    assert "tensorflow-cpu 2.12.0" in conflict.params["packages"]
+
+
+def test_tensorflow_intel_at_another_version_is_a_conflict() -> None:
+    probe = make_probe("2.15.0", packages={"tensorflow-intel": "2.14.0"}, python="3.11.7")
+    assert layer.conflicting(layer.installed_tf(probe)) == {
+        "tensorflow": "2.15.0", "tensorflow-intel": "2.14.0"
+    }
+
+
+def test_numpy_2_with_tf_before_2_16() -> None:
+    probe = make_probe("2.10.1", packages={"numpy": "2.2.6"}, imported=False,
+                       error="TypeError: Unable to convert function return value",
+                       python="3.10.13")
+    result = layer.check(context(probe))
+    numpy = finding(result, "numpy_abi_mismatch")
+    assert numpy.params["numpy"] == "2.2.6" and numpy.params["tensorflow"] == "2.10.1"
+    assert 'numpy<2' in numpy.params["command"]
+    assert result.status == FAIL
+    assert "probe_failed" not in codes(result)  # the cause is known: no generic import error
+
+
+def test_numpy_message_in_the_log_without_versions() -> None:
+    log = "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.0 as it may."
+    probe = make_probe("2.13.0", packages={"numpy": None}, imported=False,
+                       error="ImportError: numpy.core.multiarray failed to import", log=log,
+                       python="3.11.7")
+    assert "numpy_abi_mismatch" in codes(layer.check(context(probe)))
+
+
+def test_numpy_2_with_tf_2_16_is_fine() -> None:
+    probe = make_probe("2.16.1", packages={"numpy": "2.0.1"}, python="3.11.7")
+    assert "numpy_abi_mismatch" not in codes(layer.check(context(probe)))
+
+
+@pytest.mark.parametrize(
+    ("value", "bad"),
+    [("", True), ("-1", True), ("[1,2,3]", True), ("NoDevFiles", True), ("1", True),
+     ("0", False), ("0,1", False), ("GPU-8f2c1a9e-0000-1111-2222-333344445555", False)],
+)
+def test_cuda_visible_devices(value: str, bad: bool) -> None:
+    lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", OK, "ok", facts={"gpus": [{"name": "RTX"}]})
+    probe = make_probe("2.10.0", env={"CUDA_VISIBLE_DEVICES": value}, gpus=0, on="CPU")
+    result = layer.check(context(probe, system="windows", python=WIN_EXE, lower=lower))
+    assert ("cuda_visible_devices_misconfigured" in codes(result)) is bad
+
+
+# -- the loader's log goes to the layer it is about ---------------------------------------------
+
+
+def test_missing_cudnn_dll_lands_on_the_cudnn_layer_with_the_file_named() -> None:
+    log = (
+        "2022-10-01 10:00:00.000: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+        " Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found\n"
+        "2022-10-01 10:00:00.001: W tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] "
+        "Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above"
+        " are installed properly if you would like to use GPU. Follow the guide at "
+        "https://www.tensorflow.org/install/gpu for how to download and setup the required "
+        "libraries for your platform.\nSkipping registering GPU devices...\n"
+    )
+    ctx = context(make_probe("2.10.0", gpus=0, on="CPU", log=log), system="windows",
+                  python=WIN_EXE)
+    result = layer.check(ctx)
+    cudnn = ctx.results["cudnn"]
+    assert cudnn.status == FAIL
+    found = [f for f in cudnn.findings if f.code == "cudnn_missing"]
+    assert found, [f.code for f in cudnn.findings]
+    assert "cudnn64_8.dll" in (found[0].message() + (found[0].evidence or ""))
+    assert result.status == WARN  # TF itself is fine: it is not "TF broken"
+    assert not any(f.layer in ("cudnn", "cuda") for f in result.findings)
+
+
+def test_old_cudnn_shadowing_is_a_version_mismatch_not_missing() -> None:
+    log = (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:377] Loaded runtime CuDNN library: 8.0.5 "
+        "but source was compiled with: 8.1.0.  CuDNN library needs to have matching major version"
+        " and equal or higher minor version.\n"
+    )
+    probe = make_probe("2.10.0", log=log)
+    probe["tensorflow"]["conv"] = {"ok": False, "device": None,
+                                   "error": "UnimplementedError: DNN library is not found."}
+    ctx = context(probe, system="windows", python=WIN_EXE)
+    layer.check(ctx)
+    cudnn_codes = [f.code for f in ctx.results["cudnn"].findings]
+    assert "cudnn_version_mismatch" in cudnn_codes
+    assert "cudnn_missing" not in cudnn_codes
+
+
+def test_without_any_nvidia_gpu_log_findings_are_only_informative() -> None:
+    log = ("W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+           "libcudart.so.11.0: cannot open shared object file: No such file or directory\n")
+    lower = {name: LayerResult(name, NOT_APPLICABLE, "n/a") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", FAIL, "no GPU", findings=[Finding("no_nvidia_gpu")])
+    ctx = context(make_probe("2.10.1", gpus=0, on="CPU", log=log, python="3.10.13"), lower=lower)
+    result = layer.check(ctx)
+    cuda = ctx.results["cuda"]
+    cudart = [f for f in cuda.findings if f.code == "cudart_missing"]
+    assert cudart and cudart[0].severity == "info"
+    assert "libcudart.so.11.0" in cudart[0].message() + (cudart[0].evidence or "")
+    assert cuda.status == NOT_APPLICABLE
+    assert result.status == WARN and "fix the gpu layer first" in result.summary
+
+
+def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:
+    probe = make_probe("2.10.0")
+    probe["tensorflow"]["conv"] = {"ok": False, "device": None, "requested": "/GPU:0",
+                                   "error": "InternalError: something odd"}
+    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    failed = finding(result, "gpu_computation_failed")
+    assert failed.params["step"] == "conv" and "something odd" in failed.params["error"]
+
+
+def test_import_failure_with_an_unknown_cause_shows_the_exception() -> None:
+    probe = make_probe("2.10.0", imported=False, error="ImportError: DLL load failed: weird")
+    probe["tensorflow"]["traceback"] = "Traceback ...\nImportError: DLL load failed: weird\n"
+    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    assert result.status == FAIL
+    assert any("weird" in (f.evidence or "") + f.message() for f in result.findings)
+
+
+# -- a failed probe ----------------------------------------------------------------------------
+
+
+def test_probe_timeout_is_unknown_with_a_clear_finding() -> None:
+    probe = {"error": "the environment probe in X did not finish within 180 s",
+             "error_kind": "timeout", "stage": "import_tensorflow", "stdout_tail": "",
+             "stderr_tail": "", "log": "I cuda_driver.cc] about to call cuInit\n"}
+    result = layer.check(context(probe))
+    assert result.status == UNKNOWN
+    failed = finding(result, "probe_failed")
+    assert failed.params["error_kind"] == "timeout"
+    assert "did not finish within 180 s" in failed.message()
+    assert result.facts["stage"] == "import_tensorflow"
+
+
+# -- PyTorch -----------------------------------------------------------------------------------
+
+
+def torch_block(version: str = "2.13.0+cpu", cuda: Optional[str] = None, available: bool = False,
+                arch: Optional[list[str]] = None, devices: Optional[list] = None) -> dict:
+    return {"version": version, "cuda": cuda, "cudnn": None, "available": available,
+            "devices": devices or [], "arch_list": arch or [], "error": None}
+
+
+def pytorch_entry(ctx: CheckContext) -> LayerResult:
+    layer.check(ctx)
+    (entry,) = ctx.cache["extra_layers"]
+    assert entry.layer == "pytorch"
+    return entry
+
+
+def test_torch_cpu_build() -> None:
+    probe = make_probe(None, packages={"torch": "2.13.0+cpu"}, torch=torch_block(),
+                       python="3.11.7")
+    entry = pytorch_entry(context(probe))
+    cpu = finding(entry, "gpu_not_listed_cpu_only_package")
+    assert cpu.params["package"] == "torch" and "download.pytorch.org/whl/cu" in cpu.params[
+        "command"]
+    assert entry.status == FAIL
+
+
+def test_torch_cuda_newer_than_the_driver() -> None:
+    lower = {name: LayerResult(name, OK, "ok") for name in ("gpu", "cuda", "cudnn")}
+    lower["driver"] = LayerResult("driver", OK, "ok", facts={"cuda_driver_version": 12020,
+                                                             "driver_version": "535.104"})
+    probe = make_probe(None, torch=torch_block("2.13.0+cu130", cuda="13.0", available=False),
+                       python="3.11.7")
+    entry = pytorch_entry(context(probe, lower=lower))
+    old = finding(entry, "driver_too_old")
+    assert old.params["cuda"] == "13.0" and old.params["driver_cuda"] == "12.2"
+    assert old.params["min_driver"] not in ("", "?")
+
+
+def test_torch_build_without_the_gpu_arch() -> None:
+    lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", OK, "ok", facts={
+        "gpus": [{"name": "NVIDIA GeForce GTX 1080", "compute_capability": "6.1"}]})
+    probe = make_probe(None, torch=torch_block(
+        "2.13.0+cu130", cuda="13.0", available=True,
+        arch=["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"]),
+        python="3.11.7")
+    entry = pytorch_entry(context(probe, lower=lower))
+    unsupported = finding(entry, "compute_capability_unsupported")
+    assert unsupported.params["cc"] == "6.1" and unsupported.params["framework"] == "PyTorch"
+
+
+@pytest.mark.parametrize(
+    ("cc", "arch", "ok"),
+    [("8.6", ["sm_80"], True), ("8.6", ["sm_75", "sm_90"], False), ("8.9", ["compute_80"], True),
+     ("6.1", ["sm_75", "compute_75"], False), ("12.0", ["sm_120"], True), ("5.0", ["sm_50"], True)],
+)
+def test_arch_supported(cc: str, arch: list[str], ok: bool) -> None:
+    assert layer.arch_supported(cc, arch) is ok
+
+
+def test_run_check_appends_the_pytorch_entry() -> None:
+    profile = {
+        "format": "gpu-wizard/profile@1",
+        "platform": {"system": "linux", "release": "6.5", "wsl": None},
+        "nvml": {"error": "library_not_found"},
+        "pythons": [{"executable": LINUX_EXE, "probe": make_probe(
+            None, packages={"torch": "2.13.0+cpu"}, torch=torch_block(), python="3.11.7")}],
+    }
+    report = run_check(ReplayHost(copy.deepcopy(profile)))
+    names = [entry.layer for entry in report.layers]
+    assert names[:5] == ["gpu", "driver", "cuda", "cudnn", "tensorflow"] and names[5] == "pytorch"
+    assert "gpu_not_listed_cpu_only_package" in [f.code for f in report.layers[5].findings]
+    assert report.python == LINUX_EXE
