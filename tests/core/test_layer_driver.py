@@ -176,6 +176,7 @@ def test_windows_code_28_card_without_driver(error: str) -> None:
     )
     assert finding.params["min_driver"] == "460.82"
     assert finding.fix.links[0].url == knowledge.driver_download_url()
+    assert finding.fix.links[-1].url.endswith("/vendor/10DE/device/2684")
     assert f"NVML: {error}" in finding.evidence
 
 

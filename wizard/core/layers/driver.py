@@ -332,8 +332,15 @@ def _without_driver_finding(ctx: CheckContext, inv: Inventory, devices: list[dic
                       + (f" problem={d.get('problem')}" if d.get("problem") else "")
                       for d in devices] + [_nvml_evidence(inv)])
     )
-    return Finding("gpu_without_driver", "fail", params, evidence,
-                   _install_driver_fix(ctx, params, extra, commands))
+    fix = _install_driver_fix(ctx, params, extra, commands)
+    unnamed = [d for d in devices if str(d.get("name", "")).startswith("NVIDIA device ")]
+    if unnamed:  # Windows without a driver only knows the PCI id: help find the model
+        device_id = str(unnamed[0].get("device_id", "")).upper()
+        fix = replace(fix, links=fix.links + (
+            Link(f"Which GPU is PCI device 10DE:{device_id}?",
+                 f"https://devicehunt.com/view/type/pci/vendor/10DE/device/{device_id}"),
+        ))
+    return Finding("gpu_without_driver", "fail", params, evidence, fix)
 
 
 _MODULE_LOAD_STEPS = (
