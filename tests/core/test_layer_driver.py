@@ -453,3 +453,12 @@ def test_snapshot_of_this_machine_replays_to_the_same_results() -> None:
     recording = RecordingHost.wrap(LocalHost())
     live = layers(recording)
     assert layers(ReplayHost(recording.profile())) == live
+
+
+def test_windows_nvml_no_permission_does_not_talk_about_dev_nodes() -> None:
+    result = run_driver(make_profile(nvml={"error": "no_permission"}, pci=(
+        {"vendor_id": "10de", "device_id": "24a0", "name": "NVIDIA GeForce RTX 3070 Ti Laptop GPU",
+         "driver": "nvlddmkm", "problem": None},)))
+    (finding,) = result.findings
+    assert finding.code == "permission_denied_dev_nvidia"
+    assert "/dev" not in finding.message()

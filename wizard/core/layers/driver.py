@@ -222,6 +222,8 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
     if kind == "driver_library_mismatch" or smi_kind == "driver_library_mismatch":
         return [_mismatch_finding(ctx, inv, facts)]
     if kind == "no_permission" or smi_kind == "no_permission":
+        if ctx.host.is_windows:
+            return [_windows_permission_finding(inv)]
         denied = _denied_nodes(ctx) or ["/dev/nvidiactl"]
         return [_permission_finding(ctx, denied, _nvml_evidence(inv))]
     nvidia_pci = inv.nvidia_pci
@@ -436,6 +438,23 @@ def _permission_finding(ctx: CheckContext, denied: list[str], evidence: str) -> 
                                       "applies."}),
             ),
             commands=commands,
+        ),
+    )
+
+
+def _windows_permission_finding(inv: Inventory) -> Finding:
+    """NVML refuses this Windows session (a service account, some remote sessions)."""
+    device = "the GPU through the NVIDIA driver (NVML: insufficient permissions)"
+    return Finding(
+        "permission_denied_dev_nvidia", "fail", {"device": device}, _nvml_evidence(inv),
+        Fix(
+            steps=(
+                Step("text", {"text": "Run the wizard as the signed-in desktop user, not as a "
+                                      "service or in a session without GPU access (some "
+                                      "Remote Desktop setups)."}),
+                Step("restart", {}),
+            ),
+            links=(Link("NVIDIA driver downloads", knowledge.driver_download_url()),),
         ),
     )
 
