@@ -303,3 +303,10 @@ def test_a_gpu_nvml_cannot_open_is_a_warning() -> None:
 def test_public_nvidia_smi_argv_matches_the_call() -> None:
     assert list(gpu.SMI_QUERY_ARGV) == SMI_QUERY
     assert list(gpu.SMI_QUERY_ARGV_OLD) == SMI_QUERY_OLD
+
+
+def test_no_compute_capability_verdict_for_a_target_without_gpu_build() -> None:
+    gtx680 = dict(LAPTOP_3070TI, name="NVIDIA GeForce GTX 680", compute_capability=[3, 0])
+    result = run_gpu(make_profile(nvml=nvml_ok(gtx680)), tf="2.15")
+    assert result.facts["min_compute_capability"] is None
+    assert result.findings == []

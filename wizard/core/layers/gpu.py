@@ -320,7 +320,9 @@ def check(ctx: CheckContext) -> LayerResult:
             for d in inv.other_adapters
         ],
         "nvml_error": inv.nvml_error,
-        "min_compute_capability": _min_cc(ctx.target.tensorflow),
+        # no GPU build for the target (TF >= 2.11 on native Windows): nothing to compare with
+        "min_compute_capability": _min_cc(ctx.target.tensorflow)
+        if ctx.target.gpu_supported else None,
     }
     if inv.smi is not None:
         facts["nvidia_smi"] = inv.smi.to_fact()
