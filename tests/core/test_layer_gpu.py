@@ -73,6 +73,7 @@ def test_nvml_gpu_summary_and_facts() -> None:
     assert entry["compute_capability_source"] == "nvml"
     assert entry["laptop"] is True
     assert entry["memory_total_bytes"] == 8589934592
+    assert entry["newest_tf"] == "2.10"  # the last with GPU support on native Windows
     assert facts["other_adapters"] == [
         {"name": "Intel(R) UHD Graphics", "vendor_id": "8086", "device_id": "9a60",
          "driver": "iigd_dch"}

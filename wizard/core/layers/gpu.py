@@ -313,7 +313,7 @@ def _is_number(text: str) -> bool:
 def check(ctx: CheckContext) -> LayerResult:
     inv = inventory(ctx)
     facts: dict[str, Any] = {
-        "gpus": [dict(g) for g in inv.gpus],
+        "gpus": [_with_tf_support(g, ctx.host.platform.os_kind) for g in inv.gpus],
         "source": inv.source,
         "other_adapters": [
             {k: d.get(k) for k in ("name", "vendor_id", "device_id", "driver")}
@@ -337,6 +337,15 @@ def check(ctx: CheckContext) -> LayerResult:
     default = WARN if lost or (unknown_cc and len(unknown_cc) == len(inv.gpus)) else OK
     status = _status(findings, default)
     return LayerResult("gpu", status, _summary(inv), facts, findings)
+
+
+def _with_tf_support(gpu: dict[str, Any], os_kind: str) -> dict[str, Any]:
+    """The GPU's facts plus what it can run: the newest TF release series whose GPU build
+    supports its compute capability (None when unknown or none)."""
+    entry = dict(gpu)
+    cc = gpu.get("compute_capability")
+    entry["newest_tf"] = newest_tf_for_cc(cc, os_kind) if cc else None
+    return entry
 
 
 def _status(findings: list[Finding], default: str) -> str:
