@@ -33,15 +33,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PROFILES_DIR = ROOT / "tests" / "profiles"
 OUT_DIR = ROOT / "docs" / "screenshots"
 LANGS = ("en", "zh_CN")
-# A broken Windows laptop (cuDNN never copied), a healthy WSL2, a machine without an NVIDIA GPU.
-# The first name that exists in tests/profiles/ is used for each role.
+# role -> profile: a broken Windows laptop (cuDNN never copied into CUDA 11.2), a healthy WSL2,
+# a Windows laptop with only an Intel GPU.
 DEFAULT_PROFILES = {
-    "broken-windows": ("win11-laptop-cudnn-not-copied", "win-laptop-cudnn-missing"),
-    "healthy-wsl2": ("wsl2-healthy", "wsl2-ok"),
-    "no-gpu": ("no-nvidia-gpu", "no-gpu"),
+    "broken-windows": "win-tf210-cudnn-never-copied",
+    "healthy-wsl2": "wsl2-healthy",
+    "no-gpu": "win-intel-igpu-only",
 }
-# The one profile/language rendered again at 200 %.
-DEFAULT_HIDPI = ("broken-windows", "zh_CN")
+# The profile and language rendered again at 200 %.
+DEFAULT_HIDPI = ("win-tf210-cudnn-never-copied", "zh_CN")
 WINDOW_SIZE = (980, 760)
 PAGE_TIMEOUT_S = 60.0
 
@@ -64,25 +64,13 @@ def available_profiles() -> dict[str, Path]:
 
 
 def pick_default_profiles(available: dict[str, Path]) -> list[str]:
-    """One profile per role of DEFAULT_PROFILES; a role without a match is reported."""
+    """The profile of each role in DEFAULT_PROFILES; a missing one is reported and skipped."""
     chosen = []
-    for role, names in DEFAULT_PROFILES.items():
-        name = next((n for n in names if n in available), None)
-        if name is None:
-            # Fall back to a keyword match on the profile names.
-            keywords = {
-                "broken-windows": ("win", "cudnn"),
-                "healthy-wsl2": ("wsl", "ok"),
-                "no-gpu": ("no", "gpu"),
-            }[role]
-            name = next(
-                (n for n in available if all(k in n.lower() for k in keywords)),
-                None,
-            )
-        if name is None:
-            print(f"screenshots: no profile for '{role}' in {PROFILES_DIR}", file=sys.stderr)
-        else:
+    for role, name in DEFAULT_PROFILES.items():
+        if name in available:
             chosen.append(name)
+        else:
+            print(f"screenshots: no profile {name!r} ({role}) in {PROFILES_DIR}", file=sys.stderr)
     return chosen
 
 
@@ -134,12 +122,13 @@ def warn_without_cjk_font() -> None:
 # Rendering (worker process)
 
 
-def build_wizard(profile_file: Path):
-    """The application's wizard over a replayed machine, as ``gpu-wizard-gui --demo`` builds it."""
+def build_wizard(profile_file: Path, app, lang: str):  # noqa: ANN001
+    """The application's wizard over a replayed machine, as ``gpu-wizard-gui --profile`` builds
+    it, in ``lang``."""
     from wizard import app as wizard_app
     from wizard.core.host import ReplayHost
 
-    return wizard_app.build_wizard(ReplayHost.from_file(profile_file))
+    return wizard_app.build_wizard(ReplayHost.from_file(profile_file), app, language=lang)
 
 
 def page_name(wizard, page_id: int) -> str:
@@ -195,10 +184,10 @@ def render(profile: str, profile_file: Path, lang: str, scale: int, out_dir: Pat
     QCoreApplication.setApplicationName("screenshots")
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     app = QApplication.instance() or QApplication([sys.argv[0]])
-    if not i18n.install_language(app, lang):
+    wizard = build_wizard(profile_file, app, lang)
+    if i18n.current_language() != lang:
         print(f"screenshots: cannot load the {lang} catalogue", file=sys.stderr)
         return 2
-    wizard = build_wizard(profile_file)
     wizard.resize(*WINDOW_SIZE)
     wizard.show()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -277,12 +266,9 @@ def main(argv: list[str] | None = None) -> int:
         for lang in langs:
             failures += run_one(profile, available[profile], lang, 1, out_dir) != 0
     if not args.no_hidpi and not args.profiles:
-        role, lang = DEFAULT_HIDPI
-        hidpi = pick_default_profiles(available)
-        names = DEFAULT_PROFILES[role]
-        match = next((p for p in hidpi if p in names), hidpi[0] if hidpi else None)
-        if match:
-            failures += run_one(match, available[match], lang, 2, out_dir) != 0
+        profile, lang = DEFAULT_HIDPI
+        if profile in available:
+            failures += run_one(profile, available[profile], lang, 2, out_dir) != 0
     print(f"screenshots in {out_dir}" + (f" ({failures} runs failed)" if failures else ""))
     return 1 if failures else 0
 

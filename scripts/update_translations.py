@@ -215,6 +215,25 @@ def render_templates_module() -> str:
         lines.append("    ),")
     lines.append("}")
     lines.append("")
+    lines.append("# The fallback templates core uses when a finding lacks some params (explain's")
+    lines.append("# findings): code -> (message fallbacks, fix fallbacks), context 'Findings'.")
+    lines.append("FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {")
+    message_fallbacks = getattr(codes, "MESSAGE_FALLBACKS", {})
+    fix_fallbacks = getattr(codes, "FIX_FALLBACKS", {})
+    call = 'QT_TRANSLATE_NOOP(\n                "Findings",\n                '
+    for code in codes.CODES:
+        groups = (message_fallbacks.get(code, ()), fix_fallbacks.get(code, ()))
+        if not any(groups):
+            continue
+        lines.append(f"    {_quote(code)}: (")
+        for group in groups:
+            lines.append("        (")
+            for text in group:
+                lines.append(f"            {call}{_literal(text, ' ' * 16)},\n            ),")
+            lines.append("        ),")
+        lines.append("    ),")
+    lines.append("}")
+    lines.append("")
     lines.append("# step key -> text, translation context 'Steps'.")
     lines.append("STEPS: dict[str, str] = {")
     call = 'QT_TRANSLATE_NOOP(\n        "Steps",\n        '

@@ -135,6 +135,10 @@
         <translation>从这个发行版中删除 Linux 版 NVIDIA 驱动软件包（如果需要 nvcc，只保留不含驱动的 WSL 版 cuda-toolkit）。</translation>
     </message>
     <message>
+        <source>Run the wizard as the signed-in desktop user, not as a service or in a session without GPU access (some Remote Desktop setups).</source>
+        <translation>请以已登录桌面的用户身份运行本向导，而不要作为服务运行，也不要在无法访问显卡的会话中运行（某些远程桌面环境就是这样）。</translation>
+    </message>
+    <message>
         <source>TensorFlow on WSL2</source>
         <translation>在 WSL2 上使用 TensorFlow</translation>
     </message>
@@ -153,6 +157,10 @@
     <message>
         <source>Unset CUDA_VISIBLE_DEVICES or set it to 0.</source>
         <translation>删除 CUDA_VISIBLE_DEVICES，或把它设为 0。</translation>
+    </message>
+    <message>
+        <source>Which GPU is PCI device 10DE:{device_id}?</source>
+        <translation>PCI 设备 10DE:{device_id} 是哪块显卡？</translation>
     </message>
     <message>
         <source>cuDNN 8.9 install guide: zlib</source>
@@ -176,6 +184,369 @@
     <message>
         <source>Demo: replaying {profile}. Nothing on this computer is checked or changed.</source>
         <translation>演示模式：正在回放 {profile}。不会检查或修改这台电脑上的任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>Facts</name>
+    <message>
+        <source>GPUs</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>信息来源</translation>
+    </message>
+    <message>
+        <source>Other display adapters</source>
+        <translation>其他显示适配器</translation>
+    </message>
+    <message>
+        <source>NVML error</source>
+        <translation>NVML 错误</translation>
+    </message>
+    <message>
+        <source>NVML details</source>
+        <translation>NVML 详细信息</translation>
+    </message>
+    <message>
+        <source>Minimum compute capability</source>
+        <translation>最低计算能力</translation>
+    </message>
+    <message>
+        <source>Hybrid graphics</source>
+        <translation>混合显卡</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <source>Compute capability from</source>
+        <translation>计算能力来源</translation>
+    </message>
+    <message>
+        <source>Memory (GiB)</source>
+        <translation>显存 (GiB)</translation>
+    </message>
+    <message>
+        <source>Memory (bytes)</source>
+        <translation>显存（字节）</translation>
+    </message>
+    <message>
+        <source>Laptop GPU</source>
+        <translation>笔记本显卡</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>PCI bus ID</source>
+        <translation>PCI 总线 ID</translation>
+    </message>
+    <message>
+        <source>PCI device ID</source>
+        <translation>PCI 设备 ID</translation>
+    </message>
+    <message>
+        <source>PCI driver</source>
+        <translation>PCI 驱动</translation>
+    </message>
+    <message>
+        <source>Device problem</source>
+        <translation>设备问题</translation>
+    </message>
+    <message>
+        <source>Vendor ID</source>
+        <translation>厂商 ID</translation>
+    </message>
+    <message>
+        <source>Device ID</source>
+        <translation>设备 ID</translation>
+    </message>
+    <message>
+        <source>Driver version</source>
+        <translation>驱动版本</translation>
+    </message>
+    <message>
+        <source>Highest CUDA the driver supports</source>
+        <translation>驱动支持的最高 CUDA 版本</translation>
+    </message>
+    <message>
+        <source>Minimum driver</source>
+        <translation>最低驱动版本</translation>
+    </message>
+    <message>
+        <source>nvidia-smi</source>
+        <translation>nvidia-smi</translation>
+    </message>
+    <message>
+        <source>Kernel module version</source>
+        <translation>内核模块版本</translation>
+    </message>
+    <message>
+        <source>Device files</source>
+        <translation>设备文件</translation>
+    </message>
+    <message>
+        <source>In a container</source>
+        <translation>在容器中</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>With the CUDA Toolkit</source>
+        <translation>配合 CUDA 工具包</translation>
+    </message>
+    <message>
+        <source>With minor-version compatibility</source>
+        <translation>借助次版本兼容</translation>
+    </message>
+    <message>
+        <source>Installations found</source>
+        <translation>找到的安装</translation>
+    </message>
+    <message>
+        <source>Loaded first</source>
+        <translation>优先加载的副本</translation>
+    </message>
+    <message>
+        <source>Loaded first (this process)</source>
+        <translation>优先加载的副本（当前进程）</translation>
+    </message>
+    <message>
+        <source>Loaded first (a new terminal)</source>
+        <translation>优先加载的副本（新终端）</translation>
+    </message>
+    <message>
+        <source>Python environment</source>
+        <translation>Python 环境</translation>
+    </message>
+    <message>
+        <source>nvcc</source>
+        <translation>nvcc</translation>
+    </message>
+    <message>
+        <source>PATH entries (this process)</source>
+        <translation>PATH 条目（当前进程）</translation>
+    </message>
+    <message>
+        <source>PATH entries (registry, new terminals)</source>
+        <translation>PATH 条目（注册表，新终端）</translation>
+    </message>
+    <message>
+        <source>LD_LIBRARY_PATH</source>
+        <translation>LD_LIBRARY_PATH</translation>
+    </message>
+    <message>
+        <source>Loader folders</source>
+        <translation>加载器搜索的文件夹</translation>
+    </message>
+    <message>
+        <source>Needed</source>
+        <translation>需要</translation>
+    </message>
+    <message>
+        <source>Seen in TensorFlow&apos;s log</source>
+        <translation>TensorFlow 日志中出现</translation>
+    </message>
+    <message>
+        <source>zlibwapi.dll</source>
+        <translation>zlibwapi.dll</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Version from</source>
+        <translation>版本来源</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Found through</source>
+        <translation>发现途径</translation>
+    </message>
+    <message>
+        <source>Also known as</source>
+        <translation>别名</translation>
+    </message>
+    <message>
+        <source>Library folder</source>
+        <translation>库文件夹</translation>
+    </message>
+    <message>
+        <source>CUDA runtime</source>
+        <translation>CUDA 运行库</translation>
+    </message>
+    <message>
+        <source>Package</source>
+        <translation>软件包</translation>
+    </message>
+    <message>
+        <source>Exists</source>
+        <translation>存在</translation>
+    </message>
+    <message>
+        <source>On the search path</source>
+        <translation>在搜索路径中</translation>
+    </message>
+    <message>
+        <source>On the search path of a new terminal</source>
+        <translation>在新终端的搜索路径中</translation>
+    </message>
+    <message>
+        <source>Found via</source>
+        <translation>查找方式</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Header</source>
+        <translation>头文件</translation>
+    </message>
+    <message>
+        <source>Major version</source>
+        <translation>主版本</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>缺少</translation>
+    </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>cuDNN</source>
+        <translation>cuDNN</translation>
+    </message>
+    <message>
+        <source>CUDA from pip</source>
+        <translation>CUDA 来自 pip</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>Python version</source>
+        <translation>Python 版本</translation>
+    </message>
+    <message>
+        <source>Python bits</source>
+        <translation>Python 位数</translation>
+    </message>
+    <message>
+        <source>Environment type</source>
+        <translation>环境类型</translation>
+    </message>
+    <message>
+        <source>Environment folder</source>
+        <translation>环境文件夹</translation>
+    </message>
+    <message>
+        <source>Packages</source>
+        <translation>软件包</translation>
+    </message>
+    <message>
+        <source>NVIDIA pip packages</source>
+        <translation>NVIDIA pip 包</translation>
+    </message>
+    <message>
+        <source>TensorFlow version</source>
+        <translation>TensorFlow 版本</translation>
+    </message>
+    <message>
+        <source>Imports</source>
+        <translation>能否导入</translation>
+    </message>
+    <message>
+        <source>Import error</source>
+        <translation>导入错误</translation>
+    </message>
+    <message>
+        <source>Built with CUDA</source>
+        <translation>带 CUDA 构建</translation>
+    </message>
+    <message>
+        <source>Build information</source>
+        <translation>构建信息</translation>
+    </message>
+    <message>
+        <source>Matrix multiplication test</source>
+        <translation>矩阵乘法测试</translation>
+    </message>
+    <message>
+        <source>Convolution test</source>
+        <translation>卷积测试</translation>
+    </message>
+    <message>
+        <source>CUDA_VISIBLE_DEVICES</source>
+        <translation>CUDA_VISIBLE_DEVICES</translation>
+    </message>
+    <message>
+        <source>Check took (s)</source>
+        <translation>检查耗时（秒）</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Device name</source>
+        <translation>设备名称</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>程序</translation>
     </message>
 </context>
 <context>
@@ -660,6 +1031,194 @@
         <source>Read the error above; the log of the check shows what the loader printed before it.</source>
         <translation>请阅读上面的报错；检查日志中有加载器在此之前输出的内容。</translation>
     </message>
+    <message>
+        <source>{gpu} has compute capability {cc}, but this {framework} build needs at least {min_cc}.</source>
+        <translation>{gpu} 的计算能力是 {cc}，但这个 {framework} 版本至少需要 {min_cc}。</translation>
+    </message>
+    <message>
+        <source>{gpu} with compute capability {cc} is not supported by the installed {framework} build.</source>
+        <translation>已安装的 {framework} 版本不支持计算能力为 {cc} 的 {gpu}。</translation>
+    </message>
+    <message>
+        <source>The installed build has no GPU code for this GPU&apos;s compute capability (the GPU is too old or too new for it).</source>
+        <translation>已安装的版本没有针对这块显卡计算能力的 GPU 代码（显卡对它来说太旧或太新）。</translation>
+    </message>
+    <message>
+        <source>Use a {framework} release that supports compute capability {cc}.</source>
+        <translation>请使用支持计算能力 {cc} 的 {framework} 版本。</translation>
+    </message>
+    <message>
+        <source>Use a release built for your GPU&apos;s compute capability: a newer build for a new GPU, an older one (or a source build) for an old GPU.</source>
+        <translation>请使用为你的显卡计算能力构建的版本：新显卡用更新的版本，旧显卡用更早的版本（或从源码构建）。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is not installed or not loaded.</source>
+        <translation>NVIDIA 显卡驱动没有安装或没有加载。</translation>
+    </message>
+    <message>
+        <source>Install the NVIDIA driver and restart; on Linux check that the kernel module loads (DKMS after a kernel update, nouveau blacklisted).</source>
+        <translation>请安装 NVIDIA 显卡驱动并重启电脑；在 Linux 上还要确认内核模块能够加载（内核更新后检查 DKMS，并禁用 nouveau）。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver supports CUDA up to {driver_cuda}, but the program needs CUDA {cuda}.</source>
+        <translation>NVIDIA 显卡驱动最高支持 CUDA {driver_cuda}，但程序需要 CUDA {cuda}。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver supports only CUDA up to {driver_cuda}, older than the program needs.</source>
+        <translation>NVIDIA 显卡驱动最高只支持 CUDA {driver_cuda}，比程序需要的版本旧。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is older than the CUDA {cuda} this program was built with.</source>
+        <translation>NVIDIA 显卡驱动比构建该程序所用的 CUDA {cuda} 旧。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is older than the CUDA version this program was built with.</source>
+        <translation>NVIDIA 显卡驱动比构建该程序所用的 CUDA 版本旧。</translation>
+    </message>
+    <message>
+        <source>Update the NVIDIA driver to one that supports CUDA {cuda}.</source>
+        <translation>请把 NVIDIA 显卡驱动更新到支持 CUDA {cuda} 的版本。</translation>
+    </message>
+    <message>
+        <source>Update the NVIDIA driver (or install a build of the program made for an older CUDA).</source>
+        <translation>请更新 NVIDIA 显卡驱动（或安装为更旧 CUDA 构建的程序版本）。</translation>
+    </message>
+    <message>
+        <source>This user cannot open the NVIDIA devices (/dev/nvidia*).</source>
+        <translation>当前用户无法打开 NVIDIA 设备（/dev/nvidia*）。</translation>
+    </message>
+    <message>
+        <source>This WSL distro cannot reach the GPU.</source>
+        <translation>这个 WSL 发行版无法访问显卡。</translation>
+    </message>
+    <message>
+        <source>This looks like a container started without GPU access.</source>
+        <translation>这似乎是一个启动时没有开放显卡访问的容器。</translation>
+    </message>
+    <message>
+        <source>The CUDA runtime library (cudart) could not be loaded.</source>
+        <translation>无法加载 CUDA 运行库（cudart）。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA version that provides {file} and put its library folder on the loader path.</source>
+        <translation>请安装提供 {file} 的 CUDA 版本，并把它的库文件夹加入库搜索路径。</translation>
+    </message>
+    <message>
+        <source>Install the CUDA runtime this build needs (on Linux/WSL2: pip install &quot;tensorflow[and-cuda]&quot;; on Windows the CUDA Toolkit from the TensorFlow table) and put its library folder on the loader path.</source>
+        <translation>请安装这个版本需要的 CUDA 运行库（Linux/WSL2 上：pip install &quot;tensorflow[and-cuda]&quot;；Windows 上：按 TensorFlow 版本对照表安装 CUDA 工具包），并把它的库文件夹加入库搜索路径。</translation>
+    </message>
+    <message>
+        <source>A CUDA library (cuBLAS, cuFFT, cuSOLVER, ...) could not be loaded.</source>
+        <translation>无法加载某个 CUDA 库（cuBLAS、cuFFT、cuSOLVER 等）。</translation>
+    </message>
+    <message>
+        <source>Install the matching CUDA Toolkit completely, or the pip package that provides {file}, and put its library folder on the loader path.</source>
+        <translation>请完整安装匹配的 CUDA 工具包，或安装提供 {file} 的 pip 包，并把它的库文件夹加入库搜索路径。</translation>
+    </message>
+    <message>
+        <source>Install the matching CUDA Toolkit completely and put its library folder on the loader path.</source>
+        <translation>请完整安装匹配的 CUDA 工具包，并把它的库文件夹加入库搜索路径。</translation>
+    </message>
+    <message>
+        <source>XLA could not find libdevice or ptxas.</source>
+        <translation>XLA 找不到 libdevice 或 ptxas。</translation>
+    </message>
+    <message>
+        <source>cuDNN {cudnn} was not found: {file} could not be loaded.</source>
+        <translation>没有找到 cuDNN {cudnn}：无法加载 {file}。</translation>
+    </message>
+    <message>
+        <source>cuDNN was not found: {file} could not be loaded.</source>
+        <translation>没有找到 cuDNN：无法加载 {file}。</translation>
+    </message>
+    <message>
+        <source>cuDNN {cudnn} was not found.</source>
+        <translation>没有找到 cuDNN {cudnn}。</translation>
+    </message>
+    <message>
+        <source>cuDNN was not found by the loader.</source>
+        <translation>加载器没有找到 cuDNN。</translation>
+    </message>
+    <message>
+        <source>Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip).</source>
+        <translation>请下载适用于你的 CUDA 版本的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）。</translation>
+    </message>
+    <message>
+        <source>Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip).</source>
+        <translation>请下载你的 TensorFlow 所需的 cuDNN 版本，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）。</translation>
+    </message>
+    <message>
+        <source>cuDNN {found} was loaded, but this build was compiled with cuDNN {expected}.</source>
+        <translation>加载的是 cuDNN {found}，但这个版本是用 cuDNN {expected} 编译的。</translation>
+    </message>
+    <message>
+        <source>cuDNN {found} was loaded, but this build needs a different cuDNN version.</source>
+        <translation>加载的是 cuDNN {found}，但这个版本需要另一个 cuDNN 版本。</translation>
+    </message>
+    <message>
+        <source>The cuDNN that was loaded is not the version this build needs.</source>
+        <translation>加载的 cuDNN 不是这个版本所需要的。</translation>
+    </message>
+    <message>
+        <source>Install cuDNN {expected} (same major version, equal or newer minor), and remove or move older copies that come first on the loader path.</source>
+        <translation>请安装 cuDNN {expected}（主版本相同，次版本相同或更新），并删除或移走在库搜索路径中排在前面的旧版本。</translation>
+    </message>
+    <message>
+        <source>Install the cuDNN version this build needs, and remove or move older copies that come first on the loader path.</source>
+        <translation>请安装这个版本需要的 cuDNN，并删除或移走在库搜索路径中排在前面的旧版本。</translation>
+    </message>
+    <message>
+        <source>cuDNN is incompletely installed: {file} could not be loaded.</source>
+        <translation>cuDNN 安装不完整：无法加载 {file}。</translation>
+    </message>
+    <message>
+        <source>cuDNN is incompletely installed.</source>
+        <translation>cuDNN 安装不完整。</translation>
+    </message>
+    <message>
+        <source>cuDNN on Windows (8.3-8.9) needs zlibwapi.dll, which could not be loaded.</source>
+        <translation>Windows 上的 cuDNN（8.3-8.9）需要 zlibwapi.dll，但无法加载它。</translation>
+    </message>
+    <message>
+        <source>TensorFlow 2.11 and later have no GPU support on native Windows (the last release with it was 2.10).</source>
+        <translation>TensorFlow 2.11 及更新版本在原生 Windows 上不支持 GPU（最后一个支持的版本是 2.10）。</translation>
+    </message>
+    <message>
+        <source>{package} is a CPU-only build, so it cannot use the GPU.</source>
+        <translation>{package} 是仅支持 CPU 的版本，无法使用显卡。</translation>
+    </message>
+    <message>
+        <source>A CPU-only build is installed, so it cannot use the GPU.</source>
+        <translation>安装的是仅支持 CPU 的版本，无法使用显卡。</translation>
+    </message>
+    <message>
+        <source>Uninstall the CPU-only {package} and install its GPU build (PyTorch: the CUDA wheel from pytorch.org; TensorFlow on Linux/WSL2: pip install &quot;tensorflow[and-cuda]&quot;).</source>
+        <translation>请卸载仅支持 CPU 的 {package}，改装它的 GPU 版本（PyTorch：从 pytorch.org 安装 CUDA 版 wheel；Linux/WSL2 上的 TensorFlow：pip install &quot;tensorflow[and-cuda]&quot;）。</translation>
+    </message>
+    <message>
+        <source>Python {found} cannot run TensorFlow {tensorflow}.</source>
+        <translation>Python {found} 无法运行 TensorFlow {tensorflow}。</translation>
+    </message>
+    <message>
+        <source>pip found no TensorFlow build for this Python (its version is not supported, or it is a 32-bit Python).</source>
+        <translation>pip 找不到适用于这个 Python 的 TensorFlow（它的版本不受支持，或者是 32 位 Python）。</translation>
+    </message>
+    <message>
+        <source>Create a 64-bit environment with a Python version the TensorFlow release supports (see gpu-wizard compat).</source>
+        <translation>请用该 TensorFlow 版本支持的 Python 版本创建一个 64 位环境（参见 gpu-wizard compat）。</translation>
+    </message>
+    <message>
+        <source>NumPy {numpy} is installed, but this TensorFlow (or another compiled package) was built for NumPy 1.</source>
+        <translation>已安装 NumPy {numpy}，但这个 TensorFlow（或其他编译过的包）是为 NumPy 1 构建的。</translation>
+    </message>
+    <message>
+        <source>CUDA_VISIBLE_DEVICES hides every GPU or names one that does not exist.</source>
+        <translation>CUDA_VISIBLE_DEVICES 隐藏了所有显卡，或者指定了不存在的显卡。</translation>
+    </message>
+    <message>
+        <source>A DLL or one of its dependencies could not be loaded.</source>
+        <translation>无法加载某个 DLL 或它依赖的文件。</translation>
+    </message>
 </context>
 <context>
     <name>IntroPage</name>
@@ -1042,6 +1601,63 @@
     <message>
         <source>{text}</source>
         <translation>{text}</translation>
+    </message>
+</context>
+<context>
+    <name>Summary</name>
+    <message>
+        <source>{name}, compute capability {cc}</source>
+        <translation>{name}，计算能力 {cc}</translation>
+    </message>
+    <message>
+        <source>, {memory} GiB</source>
+        <translation>，显存 {memory} GiB</translation>
+    </message>
+    <message numerus="yes">
+        <source> (and %n more)</source>
+        <translation>
+            <numerusform>（另有 %n 块）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Driver {driver}</source>
+        <translation>驱动 {driver}</translation>
+    </message>
+    <message>
+        <source>, supports CUDA up to {cuda}</source>
+        <translation>，最高支持 CUDA {cuda}</translation>
+    </message>
+    <message>
+        <source>; CUDA {cuda} needs {driver} or newer</source>
+        <translation>；CUDA {cuda} 需要 {driver} 或更新版本</translation>
+    </message>
+    <message>
+        <source>No system {name} needed: {name} {version} comes from the pip package {package}</source>
+        <translation>不需要系统级 {name}：{name} {version} 来自 pip 包 {package}</translation>
+    </message>
+    <message>
+        <source>{name} {version} in {path}</source>
+        <translation>{name} {version}，位于 {path}</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} runs on {gpu}</source>
+        <translation>TensorFlow {version} 在 {gpu} 上运行</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} sees the GPU, but did not compute on it</source>
+        <translation>TensorFlow {version} 能识别显卡，但没有在显卡上计算</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} sees no GPU</source>
+        <translation>TensorFlow {version} 没有识别到显卡</translation>
+    </message>
+    <message>
+        <source> (Python {python})</source>
+        <translation>（Python {python}）</translation>
+    </message>
+    <message>
+        <source>Not needed for this target</source>
+        <translation>当前目标不需要</translation>
     </message>
 </context>
 <context>

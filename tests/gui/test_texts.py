@@ -150,3 +150,66 @@ def test_core_free_texts_stay_english_in_english(qapp) -> None:
     assert texts.core_text("A sentence core computed at run time.") == (
         "A sentence core computed at run time."
     )
+
+
+WITH_FALLBACKS = sorted(
+    c for c in codes.CODES if c in codes.MESSAGE_FALLBACKS or c in codes.FIX_FALLBACKS
+)
+
+
+@pytest.mark.parametrize("code", WITH_FALLBACKS)
+def test_fallback_templates_match_core_and_are_translated(qapp, code: str) -> None:
+    """Findings with fewer params (explain's) pick the same fallback as core, in both languages."""
+    entry = codes.CODES[code]
+    templates = (
+        (entry.message, *codes.MESSAGE_FALLBACKS.get(code, ())),
+        (entry.fix, *codes.FIX_FALLBACKS.get(code, ())),
+    )
+    for group in templates:
+        for template in group:
+            finding = Finding(code=code, params=_sample_params(template))
+            assert texts.finding_message(finding) == finding.message()
+            assert texts.finding_fix(finding) == finding.fix_summary()
+    assert i18n.install_language(qapp, "zh_CN")
+    try:
+        for group in templates:
+            for template in group:
+                finding = Finding(code=code, params=_sample_params(template))
+                for text in (texts.finding_message(finding), texts.finding_fix(finding)):
+                    assert any("\u4e00" <= ch <= "\u9fff" for ch in text), (template, text)
+    finally:
+        i18n.install_language(qapp, "en")
+
+
+NAME_LABELS = {"nvidia-smi", "nvcc", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "zlibwapi.dll"}
+NAME_LABELS |= {"Python", "UUID", "CUDA", "cuDNN"}
+SUMMARY_PROFILES = ("win-tf210-cudnn-never-copied", "wsl2-healthy", "win-intel-igpu-only")
+
+
+@pytest.mark.parametrize("profile", SUMMARY_PROFILES)
+def test_layer_summaries_and_fact_labels_in_chinese(chinese, profile: str) -> None:
+    """Every layer's summary line and every fact label the layers report come out Chinese
+    (fails when a layer changes its facts so that the Chinese summary falls back to English)."""
+    from pathlib import Path
+
+    from wizard.core.diagnose import run_check
+    from wizard.core.host import ReplayHost
+
+    path = Path(__file__).resolve().parents[1] / "profiles" / f"{profile}.json"
+    if not path.is_file():
+        pytest.skip(f"profile {path.name} is not in tests/profiles")
+    report = run_check(ReplayHost.from_file(path))
+    for result in report.layers:
+        summary = texts.layer_summary(result)
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in summary), (result.layer, summary)
+        for key in result.facts:
+            label = texts.fact_label(key)
+            assert label in NAME_LABELS or any("\u4e00" <= ch <= "\u9fff" for ch in label), key
+
+
+def test_layer_summary_in_english_is_cores(qapp) -> None:
+    result = model.LayerResult("gpu", "ok", "NVIDIA X, compute 8.6", facts={"gpus": []})
+    assert texts.layer_summary(result) == "NVIDIA X, compute 8.6"
+    assert texts.fact_label("driver_version") == "Driver version"
+    assert texts.fact_label("nvidia-cudnn-cu12") == "nvidia-cudnn-cu12"
+    assert texts.fact_label("some_new_key") == "Some new key"

@@ -82,7 +82,10 @@ def test_no_unfinished_empty_or_obsolete_entries() -> None:
     )
 
 
-NAMES = {"cuDNN", "TensorFlow", "PyTorch", "Python", "CUDA", "NVIDIA", "JSON", "Markdown", "pip"}
+NAMES = {
+    "cuDNN", "TensorFlow", "PyTorch", "Python", "CUDA", "NVIDIA", "JSON", "Markdown", "pip",
+    "nvidia", "smi", "nvcc", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "zlibwapi", "dll", "UUID",
+}
 
 
 def _only_names(source: str) -> bool:

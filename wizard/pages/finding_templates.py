@@ -545,6 +545,343 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
+# The fallback templates core uses when a finding lacks some params (explain's
+# findings): code -> (message fallbacks, fix fallbacks), context 'Findings'.
+FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "compute_capability_unsupported": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "{gpu} has compute capability {cc}, but this {framework} build needs at "
+                "least {min_cc}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "{gpu} with compute capability {cc} is not supported by the installed "
+                "{framework} build.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The installed build has no GPU code for this GPU's compute capability "
+                "(the GPU is too old or too new for it).",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Use a {framework} release that supports compute capability {cc}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Use a release built for your GPU's compute capability: a newer build "
+                "for a new GPU, an older one (or a source build) for an old GPU.",
+            ),
+        ),
+    ),
+    "no_driver_or_nvidia_smi_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The NVIDIA driver is not installed or not loaded.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the NVIDIA driver and restart; on Linux check that the kernel "
+                "module loads (DKMS after a kernel update, nouveau blacklisted).",
+            ),
+        ),
+    ),
+    "driver_too_old": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The NVIDIA driver supports CUDA up to {driver_cuda}, but the program "
+                "needs CUDA {cuda}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The NVIDIA driver supports only CUDA up to {driver_cuda}, older than "
+                "the program needs.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The NVIDIA driver is older than the CUDA {cuda} this program was built "
+                "with.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The NVIDIA driver is older than the CUDA version this program was "
+                "built with.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Update the NVIDIA driver to one that supports CUDA {cuda}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Update the NVIDIA driver (or install a build of the program made for "
+                "an older CUDA).",
+            ),
+        ),
+    ),
+    "permission_denied_dev_nvidia": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "This user cannot open the NVIDIA devices (/dev/nvidia*).",
+            ),
+        ),
+        (
+        ),
+    ),
+    "wsl_gpu_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "This WSL distro cannot reach the GPU.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "container_no_gpu_passthrough": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "This looks like a container started without GPU access.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "cudart_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The CUDA runtime library (cudart) could not be loaded.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the CUDA version that provides {file} and put its library "
+                "folder on the loader path.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the CUDA runtime this build needs (on Linux/WSL2: pip install "
+                '"tensorflow[and-cuda]"; on Windows the CUDA Toolkit from the '
+                "TensorFlow table) and put its library folder on the loader path.",
+            ),
+        ),
+    ),
+    "cuda_lib_other_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "A CUDA library (cuBLAS, cuFFT, cuSOLVER, ...) could not be loaded.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the matching CUDA Toolkit completely, or the pip package that "
+                "provides {file}, and put its library folder on the loader path.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the matching CUDA Toolkit completely and put its library "
+                "folder on the loader path.",
+            ),
+        ),
+    ),
+    "libdevice_or_ptxas_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "XLA could not find libdevice or ptxas.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "cudnn_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN {cudnn} was not found: {file} could not be loaded.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN was not found: {file} could not be loaded.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN {cudnn} was not found.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN was not found by the loader.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Download cuDNN {cudnn} for your CUDA version and copy its bin, include "
+                "and lib files into the CUDA folder (the wizard can do this from the "
+                "zip).",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Download the cuDNN version your TensorFlow needs and copy its bin, "
+                "include and lib files into the CUDA folder (the wizard can do this "
+                "from the zip).",
+            ),
+        ),
+    ),
+    "cudnn_version_mismatch": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN {found} was loaded, but this build was compiled with cuDNN "
+                "{expected}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN {found} was loaded, but this build needs a different cuDNN "
+                "version.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "The cuDNN that was loaded is not the version this build needs.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install cuDNN {expected} (same major version, equal or newer minor), "
+                "and remove or move older copies that come first on the loader path.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the cuDNN version this build needs, and remove or move older "
+                "copies that come first on the loader path.",
+            ),
+        ),
+    ),
+    "cudnn_partial_install": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN is incompletely installed: {file} could not be loaded.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN is incompletely installed.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "zlibwapi_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN on Windows (8.3-8.9) needs zlibwapi.dll, which could not be "
+                "loaded.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "windows_native_tf_2_11_plus": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "TensorFlow 2.11 and later have no GPU support on native Windows (the "
+                "last release with it was 2.10).",
+            ),
+        ),
+        (
+        ),
+    ),
+    "gpu_not_listed_cpu_only_package": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "{package} is a CPU-only build, so it cannot use the GPU.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "A CPU-only build is installed, so it cannot use the GPU.",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Uninstall the CPU-only {package} and install its GPU build (PyTorch: "
+                "the CUDA wheel from pytorch.org; TensorFlow on Linux/WSL2: pip install "
+                '"tensorflow[and-cuda]").',
+            ),
+        ),
+    ),
+    "python_version_unsupported": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Python {found} cannot run TensorFlow {tensorflow}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "pip found no TensorFlow build for this Python (its version is not "
+                "supported, or it is a 32-bit Python).",
+            ),
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Create a 64-bit environment with a Python version the TensorFlow "
+                "release supports (see gpu-wizard compat).",
+            ),
+        ),
+    ),
+    "numpy_abi_mismatch": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "NumPy {numpy} is installed, but this TensorFlow (or another compiled "
+                "package) was built for NumPy 1.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "cuda_visible_devices_misconfigured": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "CUDA_VISIBLE_DEVICES hides every GPU or names one that does not exist.",
+            ),
+        ),
+        (
+        ),
+    ),
+    "windows_dll_dependency_missing": (
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "A DLL or one of its dependencies could not be loaded.",
+            ),
+        ),
+        (
+        ),
+    ),
+}
+
 # step key -> text, translation context 'Steps'.
 STEPS: dict[str, str] = {
     "run": QT_TRANSLATE_NOOP(
@@ -729,6 +1066,11 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "Run the wizard as the signed-in desktop user, not as a service or in a "
+        "session without GPU access (some Remote Desktop setups).",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "TensorFlow on WSL2",
     ),
     QT_TRANSLATE_NOOP(
@@ -748,6 +1090,10 @@ CORE_TEXTS: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
         "CoreText",
         "Unset CUDA_VISIBLE_DEVICES or set it to 0.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "Which GPU is PCI device 10DE:{device_id}?",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",

@@ -6,8 +6,11 @@ CLI lives in :mod:`wizard.core.codes`. This module is the GUI's side of the same
 goes through ``QCoreApplication.translate`` and is then filled with the params exactly the way
 ``codes._render`` does it (``None`` -> ``""``, a missing key -> ``"?"``).
 
-The finding and step templates come from :mod:`wizard.pages.finding_templates`, which
-``scripts/update_translations.py`` generates from ``codes.py`` (tests fail when it is stale).
+The English templates are core's own (``codes.CODES``, its fallbacks and ``codes.STEPS``), picked
+exactly as core picks them, so the English GUI says what the CLI says. lupdate cannot read them
+there (they are no ``translate()`` calls), so ``scripts/update_translations.py`` copies them into
+:mod:`wizard.pages.finding_templates` wrapped in ``QT_TRANSLATE_NOOP``; a test fails when that
+copy is stale. A template missing from the catalogue shows in English.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from wizard.pages.finding_templates import CORE_TEXTS, FINDINGS, STEPS
+from wizard.core import codes
+from wizard.pages.finding_templates import CORE_TEXTS
 
 _FINDINGS_CONTEXT = "Findings"
 _STEPS_CONTEXT = "Steps"
@@ -89,33 +93,38 @@ def severity_text(severity: str) -> str:
     return _severity_texts().get(severity, severity)
 
 
-def _finding_part(code: str, index: int) -> str | None:
-    entry = FINDINGS.get(code)
-    if entry is None:
-        return None
-    return QCoreApplication.translate(_FINDINGS_CONTEXT, entry[index])
-
-
-def _params(finding: Any) -> dict[str, Any]:
-    return dict(getattr(finding, "params", None) or {})
+def _params(item: Any) -> dict[str, Any]:
+    return dict(getattr(item, "params", None) or {})
 
 
 def finding_title(code: str) -> str:
     """The finding's short title ("cuDNN not found"); an unknown code shows as itself."""
-    text = _finding_part(code, 0)
-    return code if text is None else text
+    entry = codes.CODES.get(code)
+    return code if entry is None else QCoreApplication.translate(_FINDINGS_CONTEXT, entry.title)
+
+
+def _finding_text(finding: Any, primary: str, fallbacks: dict[str, tuple[str, ...]]) -> str:
+    """Pick the English template exactly as core does (the first whose params are all known),
+    then translate it and fill it."""
+    params = _params(finding)
+    template = codes.choose_template(primary, fallbacks.get(finding.code, ()), params)
+    return render(QCoreApplication.translate(_FINDINGS_CONTEXT, template), params)
 
 
 def finding_message(finding: Any) -> str:
     """What is wrong, filled with the finding's params."""
-    text = _finding_part(finding.code, 1)
-    return finding.code if text is None else render(text, _params(finding))
+    entry = codes.CODES.get(finding.code)
+    if entry is None:
+        return finding.code
+    return _finding_text(finding, entry.message, codes.MESSAGE_FALLBACKS)
 
 
 def finding_fix(finding: Any) -> str:
     """The fix summary, filled with the finding's params ("" for an unknown code)."""
-    text = _finding_part(finding.code, 2)
-    return "" if text is None else render(text, _params(finding))
+    entry = codes.CODES.get(finding.code)
+    if entry is None:
+        return ""
+    return _finding_text(finding, entry.fix, codes.FIX_FALLBACKS)
 
 
 def step_text(step: Any) -> str:
@@ -123,10 +132,10 @@ def step_text(step: Any) -> str:
 
     A free-text step (``Step("text", {"text": ...})``) is translated through :func:`core_text`.
     """
-    params = dict(getattr(step, "params", None) or {})
+    params = _params(step)
     if step.key == "text":
         return core_text(str(params.get("text") or ""))
-    template = STEPS.get(step.key)
+    template = codes.STEPS.get(step.key)
     if template is None:
         return render("{text}", params)
     return render(QCoreApplication.translate(_STEPS_CONTEXT, template), params)
@@ -179,3 +188,266 @@ def core_text(english: str) -> str:
 @lru_cache(maxsize=1)
 def _core_literals() -> frozenset[str]:
     return frozenset(CORE_TEXTS)
+
+
+_PACKAGE_NAMES = frozenset({"tensorflow", "keras", "numpy", "torch", "jax", "tf_keras"})
+
+
+def _fact_labels() -> dict[str, str]:
+    return {
+        # gpu
+        "gpus": QCoreApplication.translate("Facts", "GPUs"),
+        "source": QCoreApplication.translate("Facts", "Source"),
+        "other_adapters": QCoreApplication.translate("Facts", "Other display adapters"),
+        "nvml_error": QCoreApplication.translate("Facts", "NVML error"),
+        "nvml_detail": QCoreApplication.translate("Facts", "NVML details"),
+        "min_compute_capability": QCoreApplication.translate("Facts", "Minimum compute capability"),
+        "hybrid_graphics": QCoreApplication.translate("Facts", "Hybrid graphics"),
+        "index": QCoreApplication.translate("Facts", "Index"),
+        "name": QCoreApplication.translate("Facts", "Name"),
+        "compute_capability": QCoreApplication.translate("Facts", "Compute capability"),
+        "compute_capability_source": QCoreApplication.translate("Facts", "Compute capability from"),
+        "memory_gib": QCoreApplication.translate("Facts", "Memory (GiB)"),
+        "memory_total_bytes": QCoreApplication.translate("Facts", "Memory (bytes)"),
+        "laptop": QCoreApplication.translate("Facts", "Laptop GPU"),
+        "uuid": QCoreApplication.translate("Facts", "UUID"),
+        "pci_bus_id": QCoreApplication.translate("Facts", "PCI bus ID"),
+        "pci_device_id": QCoreApplication.translate("Facts", "PCI device ID"),
+        "pci_driver": QCoreApplication.translate("Facts", "PCI driver"),
+        "pci_problem": QCoreApplication.translate("Facts", "Device problem"),
+        "vendor_id": QCoreApplication.translate("Facts", "Vendor ID"),
+        "device_id": QCoreApplication.translate("Facts", "Device ID"),
+        # driver
+        "driver_version": QCoreApplication.translate("Facts", "Driver version"),
+        "cuda_driver_version": QCoreApplication.translate(
+            "Facts", "Highest CUDA the driver supports"
+        ),
+        "min_driver": QCoreApplication.translate("Facts", "Minimum driver"),
+        "nvidia_smi": QCoreApplication.translate("Facts", "nvidia-smi"),
+        "kernel_module_version": QCoreApplication.translate("Facts", "Kernel module version"),
+        "device_nodes": QCoreApplication.translate("Facts", "Device files"),
+        "in_container": QCoreApplication.translate("Facts", "In a container"),
+        "driver": QCoreApplication.translate("Facts", "Driver"),
+        "toolkit": QCoreApplication.translate("Facts", "With the CUDA Toolkit"),
+        "compat": QCoreApplication.translate("Facts", "With minor-version compatibility"),
+        # cuda / cudnn
+        "installs": QCoreApplication.translate("Facts", "Installations found"),
+        "loader_first": QCoreApplication.translate("Facts", "Loaded first"),
+        "loader_first_process": QCoreApplication.translate("Facts", "Loaded first (this process)"),
+        "loader_first_new_terminal": QCoreApplication.translate(
+            "Facts", "Loaded first (a new terminal)"
+        ),
+        "env": QCoreApplication.translate("Facts", "Python environment"),
+        "nvcc": QCoreApplication.translate("Facts", "nvcc"),
+        "path_entries_process": QCoreApplication.translate("Facts", "PATH entries (this process)"),
+        "path_entries_registry": QCoreApplication.translate(
+            "Facts", "PATH entries (registry, new terminals)"
+        ),
+        "ld_library_path": QCoreApplication.translate("Facts", "LD_LIBRARY_PATH"),
+        "loader_dirs": QCoreApplication.translate("Facts", "Loader folders"),
+        "needed": QCoreApplication.translate("Facts", "Needed"),
+        "from_probe_log": QCoreApplication.translate("Facts", "Seen in TensorFlow's log"),
+        "zlibwapi": QCoreApplication.translate("Facts", "zlibwapi.dll"),
+        "version": QCoreApplication.translate("Facts", "Version"),
+        "version_source": QCoreApplication.translate("Facts", "Version from"),
+        "path": QCoreApplication.translate("Facts", "Path"),
+        "kind": QCoreApplication.translate("Facts", "Kind"),
+        "sources": QCoreApplication.translate("Facts", "Found through"),
+        "aliases": QCoreApplication.translate("Facts", "Also known as"),
+        "lib_dir": QCoreApplication.translate("Facts", "Library folder"),
+        "cudart": QCoreApplication.translate("Facts", "CUDA runtime"),
+        "package": QCoreApplication.translate("Facts", "Package"),
+        "exists": QCoreApplication.translate("Facts", "Exists"),
+        "on_path": QCoreApplication.translate("Facts", "On the search path"),
+        "on_new_path": QCoreApplication.translate("Facts", "On the search path of a new terminal"),
+        "origin": QCoreApplication.translate("Facts", "Found via"),
+        "dir": QCoreApplication.translate("Facts", "Folder"),
+        "file": QCoreApplication.translate("Facts", "File"),
+        "files": QCoreApplication.translate("Facts", "Files"),
+        "header": QCoreApplication.translate("Facts", "Header"),
+        "major": QCoreApplication.translate("Facts", "Major version"),
+        "missing": QCoreApplication.translate("Facts", "Missing"),
+        "cuda": QCoreApplication.translate("Facts", "CUDA"),
+        "cudnn": QCoreApplication.translate("Facts", "cuDNN"),
+        "pip_cuda": QCoreApplication.translate("Facts", "CUDA from pip"),
+        # tensorflow
+        "python": QCoreApplication.translate("Facts", "Python"),
+        "python_version": QCoreApplication.translate("Facts", "Python version"),
+        "python_bits": QCoreApplication.translate("Facts", "Python bits"),
+        "environment": QCoreApplication.translate("Facts", "Environment type"),
+        "prefix": QCoreApplication.translate("Facts", "Environment folder"),
+        "packages": QCoreApplication.translate("Facts", "Packages"),
+        "nvidia_packages": QCoreApplication.translate("Facts", "NVIDIA pip packages"),
+        "tensorflow_version": QCoreApplication.translate("Facts", "TensorFlow version"),
+        "imported": QCoreApplication.translate("Facts", "Imports"),
+        "import_error": QCoreApplication.translate("Facts", "Import error"),
+        "built_with_cuda": QCoreApplication.translate("Facts", "Built with CUDA"),
+        "build_info": QCoreApplication.translate("Facts", "Build information"),
+        "matmul": QCoreApplication.translate("Facts", "Matrix multiplication test"),
+        "conv": QCoreApplication.translate("Facts", "Convolution test"),
+        "cuda_visible_devices": QCoreApplication.translate("Facts", "CUDA_VISIBLE_DEVICES"),
+        "probe_seconds": QCoreApplication.translate("Facts", "Check took (s)"),
+        "log": QCoreApplication.translate("Facts", "Log"),
+        "ok": QCoreApplication.translate("Facts", "Succeeded"),
+        "device": QCoreApplication.translate("Facts", "Device"),
+        "device_name": QCoreApplication.translate("Facts", "Device name"),
+        "error": QCoreApplication.translate("Facts", "Error"),
+        "message": QCoreApplication.translate("Facts", "Message"),
+        "status": QCoreApplication.translate("Facts", "Status"),
+        "program": QCoreApplication.translate("Facts", "Program"),
+    }
+
+
+def fact_label(key: str) -> str:
+    """A fact's key for people (``driver_version`` -> "Driver version"), translated for the
+    keys the layers report; others (package names, new keys) are humanised."""
+    label = _fact_labels().get(str(key))
+    if label is not None:
+        return label
+    if "-" in str(key) or str(key) in _PACKAGE_NAMES:  # a distribution name: shown as it is
+        return str(key)
+    text = str(key).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Layer summaries: core's LayerResult.summary is an English one-liner (for the CLI). In another
+# language the pages show one built here from the layer's facts and findings instead.
+
+
+def _first(items: Any) -> dict[str, Any]:
+    return items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
+
+
+def _gpu_summary(facts: dict[str, Any]) -> str | None:
+    gpus = [g for g in facts.get("gpus") or [] if isinstance(g, dict) and g.get("name")]
+    if not gpus:
+        return None
+    gpu = gpus[0]
+    text = render(
+        QCoreApplication.translate("Summary", "{name}, compute capability {cc}"),
+        {"name": gpu["name"], "cc": gpu.get("compute_capability") or "?"},
+    )
+    if gpu.get("memory_gib"):
+        memory = f"{float(gpu['memory_gib']):g}"
+        text += render(QCoreApplication.translate("Summary", ", {memory} GiB"), {"memory": memory})
+    if len(gpus) > 1:
+        text += QCoreApplication.translate("Summary", " (and %n more)", "", len(gpus) - 1)
+    return text
+
+
+def _driver_summary(facts: dict[str, Any]) -> str | None:
+    if not facts.get("driver_version"):
+        return None
+    text = render(
+        QCoreApplication.translate("Summary", "Driver {driver}"),
+        {"driver": facts["driver_version"]},
+    )
+    if facts.get("cuda_driver_version"):
+        text += render(
+            QCoreApplication.translate("Summary", ", supports CUDA up to {cuda}"),
+            {"cuda": facts["cuda_driver_version"]},
+        )
+    need = facts.get("min_driver")
+    if isinstance(need, dict) and need.get("cuda") and need.get("toolkit"):
+        text += render(
+            QCoreApplication.translate("Summary", "; CUDA {cuda} needs {driver} or newer"),
+            {"cuda": need["cuda"], "driver": need["toolkit"]},
+        )
+    return text
+
+
+def _library_summary(layer: str, facts: dict[str, Any], status: str) -> str | None:
+    """CUDA or cuDNN: the copy the loader uses first, or the pip wheel that brings it."""
+    first = facts.get("loader_first") if isinstance(facts.get("loader_first"), dict) else {}
+    install = first or _first(facts.get("installs"))
+    version = install.get("version")
+    if not version:
+        return None
+    name = "CUDA" if layer == "cuda" else "cuDNN"
+    package = install.get("package") or _first(facts.get("installs")).get("package")
+    if status == "n/a" and package:
+        return render(
+            QCoreApplication.translate(
+                "Summary",
+                "No system {name} needed: {name} {version} comes from the pip package {package}",
+            ),
+            {"name": name, "version": version, "package": package},
+        )
+    return render(
+        QCoreApplication.translate("Summary", "{name} {version} in {path}"),
+        {"name": name, "version": version, "path": install.get("path") or install.get("dir")},
+    )
+
+
+def _tensorflow_summary(facts: dict[str, Any]) -> str | None:
+    version = facts.get("tensorflow_version")
+    if not version:
+        return None
+    gpus = [g for g in facts.get("gpus") or [] if isinstance(g, dict)]
+    matmul = facts.get("matmul") if isinstance(facts.get("matmul"), dict) else {}
+    on_gpu = "GPU" in str(matmul.get("device") or "").upper() and matmul.get("ok")
+    if gpus and on_gpu:
+        gpu = gpus[0].get("device_name") or gpus[0].get("name") or "GPU"
+        text = render(
+            QCoreApplication.translate("Summary", "TensorFlow {version} runs on {gpu}"),
+            {"version": version, "gpu": gpu},
+        )
+    elif gpus:
+        text = render(
+            QCoreApplication.translate(
+                "Summary", "TensorFlow {version} sees the GPU, but did not compute on it"
+            ),
+            {"version": version},
+        )
+    else:
+        text = render(
+            QCoreApplication.translate("Summary", "TensorFlow {version} sees no GPU"),
+            {"version": version},
+        )
+    if facts.get("python_version"):
+        text += render(
+            QCoreApplication.translate("Summary", " (Python {python})"),
+            {"python": facts["python_version"]},
+        )
+    return text
+
+
+def layer_summary(result: Any) -> str:
+    """The one-line summary of a layer result in the current language.
+
+    English keeps core's own summary. Otherwise: the most severe problem's title for a layer
+    with a problem or warning, else a line built from the layer's facts; core's English
+    summary when neither applies (a fact layout this function does not know yet).
+    """
+    from wizard import i18n
+
+    english = str(getattr(result, "summary", "") or "")
+    if i18n.current_language() == "en":
+        return english
+    status = getattr(result, "status", "")
+    findings = [f for f in getattr(result, "findings", None) or [] if f.code in codes.CODES]
+    serious = [f for f in findings if f.severity in ("fail", "warn")]
+    if status in ("fail", "warn") and serious:
+        worst = next((f for f in serious if f.severity == "fail"), serious[0])
+        return finding_title(worst.code)
+    facts = dict(getattr(result, "facts", None) or {})
+    layer = getattr(result, "layer", "")
+    try:
+        if layer == "gpu":
+            text = _gpu_summary(facts)
+        elif layer == "driver":
+            text = _driver_summary(facts)
+        elif layer in ("cuda", "cudnn"):
+            text = _library_summary(layer, facts, status)
+        elif layer == "tensorflow":
+            text = _tensorflow_summary(facts)
+        else:
+            text = None
+    except (TypeError, ValueError, KeyError, AttributeError):
+        text = None
+    if text:
+        return text
+    if status == "n/a":
+        return QCoreApplication.translate("Summary", "Not needed for this target")
+    return english or status_text(status)
