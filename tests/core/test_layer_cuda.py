@@ -464,3 +464,29 @@ def test_program_files_default_when_env_is_missing():
     found = cuda_installs.discover(m.host())
     assert [i.path for i in found.installs] == [f"{PF}\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2"]
     assert CUDA_REG.startswith("HKLM")
+
+
+def test_right_toolkit_without_its_runtime_is_cudart_missing():
+    m = Machine()
+    path = m.win_toolkit("11.2", "11.2.2")
+    del m.files[path + "\\bin\\cudart64_110.dll"]  # quarantined by an antivirus
+    m.path(path + "\\bin")
+    m.registry_path(path + "\\bin")
+    result, _ = run(m, windows_tf210())
+    assert result.status == FAIL
+    assert [f.code for f in result.findings] == ["cudart_missing"]
+    f = result.findings[0]
+    assert f.params == {"file": "cudart64_110.dll", "cuda": "11.2", "path": path + "\\bin"}
+    assert any(step.key == "install_cuda" for step in f.fix.steps)
+
+
+def test_without_an_nvidia_gpu_the_findings_only_inform():
+    from wizard.core.model import Finding, LayerResult
+
+    m = Machine()
+    m.path()
+    ctx = context(m, windows_tf210())
+    ctx.results["gpu"] = LayerResult("gpu", FAIL, "no GPU", findings=[Finding("no_nvidia_gpu")])
+    result = cuda.check(ctx)
+    assert result.status == NOT_APPLICABLE
+    assert [(f.code, f.severity) for f in result.findings] == [("cuda_not_installed", "info")]

@@ -382,3 +382,24 @@ def test_pip_target_without_environment_is_not_applicable():
     _, result = run(m, knowledge.choose_target("wsl2"))
     assert result.status == NOT_APPLICABLE
     assert result.findings == []
+
+
+def test_cudnn_copied_into_a_cuda_12_toolkit_is_probably_the_cuda_12_build():
+    m = Machine()
+    v123 = m.win_toolkit("12.3", "12.3.2")
+    m.cudnn_into(v123, "8.9.7")
+    m.files["C:\\Windows\\System32\\zlibwapi.dll"] = None
+    m.path(v123 + "\\bin")
+    m.registry_path(v123 + "\\bin")
+    _, result = run(m, windows_tf210())
+    f = finding(result, "cudnn_version_mismatch")
+    assert f.severity == "warn"  # inferred from the folder it sits in
+    assert "for CUDA 12.3" in f.evidence
+    assert result.facts["installs"][0]["cuda"] == "12.3"
+
+
+def test_probe_log_duplicates_can_be_recognised_by_file():
+    m = Machine()
+    _cuda112(m)
+    _, result = run(m, windows_tf210())
+    assert finding(result, "cudnn_missing").params["file"] == "cudnn64_8.dll"

@@ -245,7 +245,9 @@ def discover(host: Host, cuda: CudaDiscovery) -> CudnnDiscovery:
             if not windows:
                 include.append(host.join(toolkit.path, "targets", "x86_64-linux", "include"))
             libs = toolkit.lib_dirs or ([toolkit.lib_dir] if toolkit.lib_dir else [])
-            installs.extend(_scan(host, cuda, toolkit.path, "cuda_folder", include, libs))
+            # A cuDNN copied into a toolkit was, as a rule, the build for that toolkit's CUDA.
+            installs.extend(_scan(host, cuda, toolkit.path, "cuda_folder", include, libs,
+                                  toolkit.series))
     if windows:
         installs.extend(_windows_cudnn_folders(host, cuda))
     else:

@@ -15,6 +15,7 @@ Discovery is :mod:`wizard.core.cuda_installs` (shared with the cudnn layer throu
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Optional
 
 from wizard.core import cuda_installs, knowledge
@@ -64,8 +65,21 @@ def check(ctx: CheckContext) -> LayerResult:
         return LayerResult("cuda", NOT_APPLICABLE,
                            f"TensorFlow {target.tensorflow} names no CUDA version", facts)
     if target.pip_cuda and not ctx.host.is_windows:
-        return _check_pip(ctx, found, facts)
-    return _check_toolkit(ctx, found, facts)
+        result = _check_pip(ctx, found, facts)
+    else:
+        result = _check_toolkit(ctx, found, facts)
+    return without_gpu(ctx, result)
+
+
+def without_gpu(ctx: CheckContext, result: LayerResult) -> LayerResult:
+    """With no NVIDIA GPU at all (the gpu layer says so), a missing toolkit is a consequence,
+    not a cause: the findings stay, as ``info``, and the layer is not applicable."""
+    gpu = ctx.results.get("gpu")
+    if gpu is None or not any(f.code == "no_nvidia_gpu" for f in gpu.findings):
+        return result
+    findings = [replace(f, severity="info") for f in result.findings]
+    return LayerResult(result.layer, NOT_APPLICABLE, f"no NVIDIA GPU; {result.summary}",
+                       result.facts, findings)
 
 
 def _needed(ctx: CheckContext) -> Optional[dict[str, Any]]:
@@ -170,6 +184,12 @@ def _check_toolkit(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any
         return LayerResult("cuda", status,
                            f"CUDA {best.version or '?'} in {best.path} is not on the loader path",
                            facts, findings)
+    broken = [i for i in found.installs if i.exists and i.kind == "toolkit" and not i.cudart
+              and _same_series(i.version, cuda)]
+    if broken:
+        findings.append(_cudart_missing(ctx, broken[0]))
+        summary = f"CUDA {broken[0].version} in {broken[0].path} has no CUDA runtime"
+        return LayerResult("cuda", worst_status(findings, OK), summary, facts, findings)
     others = [i for i in found.installs if i.exists and (i.cudart or i.kind == "toolkit")]
     if others:
         findings.append(_mismatch(ctx, others[0], "fail", others))
@@ -179,6 +199,27 @@ def _check_toolkit(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any
     findings.append(_not_installed(ctx, found))
     return LayerResult("cuda", worst_status(findings, OK), "no CUDA Toolkit found", facts,
                        findings)
+
+
+def _cudart_missing(ctx: CheckContext, install: CudaInstall) -> Finding:
+    """The toolkit of the right version is there, but its runtime DLL/.so is gone (an
+    antivirus quarantine, a half-finished uninstall)."""
+    cuda = str(ctx.target.cuda)
+    windows = ctx.host.is_windows
+    name = cuda_installs.cudart_file_name(cuda, windows)
+    lib_dir = install.lib_dir or install.path
+    url = knowledge.cuda_download_url(cuda, ctx.host.platform.os_kind)
+    return Finding(
+        "cudart_missing", "fail",
+        params={"file": name, "cuda": cuda, "path": lib_dir},
+        evidence=(f"{install.path} ({', '.join(install.sources)}, version from "
+                  f"{install.version_source}) has no {name} in {lib_dir}"),
+        fix=Fix(
+            steps=(Step("download", {"what": f"CUDA Toolkit {cuda}", "url": url}),
+                   Step("install_cuda", {"cuda": cuda}), Step("new_terminal")),
+            links=_cuda_links(ctx, cuda),
+        ),
+    )
 
 
 def _same_series(version: Optional[str], cuda: str) -> bool:

@@ -17,6 +17,7 @@ from wizard.core.cuda_installs import CudaDiscovery, CudaInstall, LoaderDir, ver
 from wizard.core.cudnn_installs import CudnnDiscovery, CudnnInstall
 from wizard.core.layers import CheckContext
 from wizard.core.layers.cuda import discovery as cuda_discovery
+from wizard.core.layers.cuda import without_gpu
 from wizard.core.model import (
     NOT_APPLICABLE,
     OK,
@@ -61,8 +62,10 @@ def check(ctx: CheckContext) -> LayerResult:
         return LayerResult("cudnn", NOT_APPLICABLE,
                            f"TensorFlow {target.tensorflow} names no cuDNN version", facts)
     if target.pip_cuda and not ctx.host.is_windows:
-        return _check_pip(ctx, found, major, facts)
-    return _check_system(ctx, found, major, facts)
+        result = _check_pip(ctx, found, major, facts)
+    else:
+        result = _check_system(ctx, found, major, facts)
+    return without_gpu(ctx, result)
 
 
 def _needed(ctx: CheckContext, major: Optional[int]) -> Optional[dict[str, Any]]:
@@ -111,6 +114,7 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
             findings.append(Finding(
                 "cudnn_missing", severity,
                 params={"cudnn": target.cudnn, "cuda": target.cuda,
+                        "file": cudnn_installs.front_file(major, False),
                         "file_note": f" ({cudnn_installs.front_file(major, False)})"},
                 evidence=f"no nvidia-cudnn wheel in {', '.join(env.site_packages) or env.prefix}",
                 fix=pip_fix,
@@ -186,7 +190,7 @@ def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: d
     front = cudnn_installs.front_file(major, ctx.host.is_windows)
     findings.append(Finding(
         "cudnn_missing", "fail",
-        params={"cudnn": wanted, "cuda": target.cuda, "file_note": f" ({front})"},
+        params={"cudnn": wanted, "cuda": target.cuda, "file": front, "file_note": f" ({front})"},
         evidence=f"no {front} in any CUDA folder, cuDNN folder or loader folder",
         fix=_install_fix(ctx, found),
     ))
@@ -209,12 +213,14 @@ def _cuda_fit(ctx: CheckContext, install: CudnnInstall) -> list[Finding]:
     target = ctx.target
     if not install.version or not target.cuda or install.version.count(".") < 1:
         return []
-    supported = knowledge.cudnn_supports_cuda(install.version, str(target.cuda))
-    if install.cuda and (version_tuple(install.cuda) or (0,))[0] != (
-            version_tuple(str(target.cuda)) or (0,))[0]:
-        supported = False
-    if supported is False:
-        return [_mismatch_finding(ctx, install, "fail", _install_fix(ctx, discovery(ctx)))]
+    fix = _install_fix(ctx, discovery(ctx))
+    built_for = (version_tuple(install.cuda) or (None,))[0] if install.cuda else None
+    if built_for is not None and built_for != (version_tuple(str(target.cuda)) or (0,))[0]:
+        # Certain for a wheel or a cuDNN 9 sub-folder; only likely for a copy in a toolkit.
+        severity = "warn" if install.source == "cuda_folder" else "fail"
+        return [_mismatch_finding(ctx, install, severity, fix)]
+    if knowledge.cudnn_supports_cuda(install.version, str(target.cuda)) is False:
+        return [_mismatch_finding(ctx, install, "fail", fix)]
     return []
 
 
@@ -248,7 +254,7 @@ def _completeness(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstal
                  Step("run", {"command": f'copy dll_x64\\zlibwapi.dll "{dest}"'})]
         findings.append(Finding(
             "zlibwapi_missing", "fail",
-            params={"found": install.version, "dest": dest},
+            params={"found": install.version, "dest": dest, "file": cudnn_installs.ZLIBWAPI},
             evidence=("zlibwapi.dll is not in any PATH folder"
                       + (f"; it exists off the path: {', '.join(elsewhere)}" if elsewhere else "")),
             fix=Fix(steps=tuple(steps), links=(Link("zlib 1.2.3 DLL for x64 (winimage)", ZLIB_URL),
@@ -314,7 +320,7 @@ def _off_path(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall) -
     return Finding(
         "cudnn_missing", "fail",
         params={"cudnn": ctx.target.cudnn, "cuda": ctx.target.cuda, "file_note": f" ({front})",
-                "path": directory},
+                "file": front, "path": directory},
         evidence=f"{front} is in {directory}, which is not on {variable}",
         fix=Fix(steps=tuple(steps), links=_cudnn_links(ctx), commands=commands,
                 action="set_env", action_params={"name": variable, "append": directory}),
@@ -398,7 +404,9 @@ def _describe(install: CudnnInstall) -> str:
     files = ", ".join(install.files) if install.files else "no libraries"
     header = f", header {install.header}" if install.header else ""
     where = install.lib_dir or install.path
-    return f"cuDNN {install.version or '?'} ({install.source}) in {where}: {files}{header}"
+    built = f" for CUDA {install.cuda}" if install.cuda else ""
+    return (f"cuDNN {install.version or '?'}{built} ({install.source}) in {where}: "
+            f"{files}{header}")
 
 
 def _cudnn_links(ctx: CheckContext) -> tuple[Link, ...]:
