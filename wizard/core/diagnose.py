@@ -67,6 +67,7 @@ def run_check(
         ctx.results[name] = run_layer(name, ctx, options.timings)
     progress(1.0, "done")
     layers = [ctx.results[name] for name in options.layers]
+    merge_probe_log(ctx, layers)
     extra = ctx.cache.get("extra_layers", [])  # e.g. a pytorch entry from the TF layer
     return Report(
         platform=host.platform.to_dict(),
@@ -75,6 +76,18 @@ def run_check(
         ready=is_ready(ctx),
         python=python,
     )
+
+
+def merge_probe_log(ctx: CheckContext, layers: list[LayerResult]) -> None:
+    """File what the probe's log (and TF's import error) says in the layer each cause belongs
+    to, with the ``explain`` engine; codes a layer already reported are skipped."""
+    from wizard.core import explain
+
+    try:
+        findings = explain.probe_log_findings(ctx.probe, ctx.host.platform.os_kind)
+        explain.merge_log_findings(layers, findings)
+    except Exception:  # reading a log must never end the check
+        log.exception("reading the probe log failed")
 
 
 def run_layer(name: str, ctx: CheckContext, timings: Optional[dict[str, float]] = None) -> LayerResult:

@@ -19,10 +19,11 @@ probe's log for ``gpu-wizard check`` (:func:`probe_log_findings`, :func:`merge_l
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import re
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Optional
 
@@ -126,8 +127,9 @@ class Table:
     """(file regex, "cuda" or "cudnn", template over the regex groups)."""
     os_hints: dict[str, re.Pattern[str]]
     code_fixes: dict[str, dict[str, Any]]
-    prefilter: re.Pattern[str]
-    """Any keyword of any signature: lines without one are skipped at once."""
+    keywords: tuple[str, ...]
+    """The keywords of all signatures, minus those that contain another one: a line without
+    any of them is skipped at once."""
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -194,7 +196,8 @@ def build_table(data: dict[str, Any]) -> Table:
             raise ValueError(f"signature {sig.id} has regexes but no keywords")
         if sig.code and sig.code != "@library" and sig.code not in CODES:
             raise ValueError(f"signature {sig.id} names an unknown code {sig.code}")
-    keywords = sorted({k for sig in signatures for k in sig.keywords}, key=len, reverse=True)
+    every = {k for sig in signatures for k in sig.keywords}
+    keywords = tuple(sorted(k for k in every if not any(o != k and o in k for o in every)))
     versions = []
     for row in data.get("library_versions", []):
         for key in ("cuda", "cudnn"):
@@ -209,7 +212,7 @@ def build_table(data: dict[str, Any]) -> Table:
             for kind, patterns in data.get("os_hints", {}).items()
         },
         code_fixes=dict(data.get("code_fixes", {})),
-        prefilter=_compile("|".join(re.escape(k) for k in keywords)),
+        keywords=keywords,
     )
 
 
@@ -246,7 +249,29 @@ class _Candidate:
 
 
 def _lines(text: str) -> list[str]:
-    return text.splitlines()
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _candidate_lines(lines: list[str], keywords: tuple[str, ...]) -> list[int]:
+    """Indexes of the lines that hold any keyword, found with ``str.find`` over the whole text
+    (one pass per keyword in C is far faster than a regex alternation per line)."""
+    text = "\n".join(lines)
+    low = text.lower()
+    if len(low) != len(text):  # lower() changed a length (rare Unicode): go line by line
+        return [i for i, line in enumerate(lines) if any(k in line.lower() for k in keywords)]
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    found: set[int] = set()
+    for keyword in keywords:
+        position = low.find(keyword)
+        while position != -1:
+            index = bisect.bisect_right(starts, position) - 1
+            found.add(index)
+            # go on after this line: one hit per line is enough
+            following = starts[index + 1] if index + 1 < len(starts) else len(low)
+            position = low.find(keyword, following)
+    return sorted(found)
 
 
 def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
@@ -255,14 +280,11 @@ def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
     seen: set[str] = set()
     hits: list[_Hit] = []
     searchable = [sig for sig in tab.signatures if sig.regexes]
-    prefilter = tab.prefilter.search
-    for index, raw in enumerate(lines):
-        line = raw[:MAX_LINE].strip()
+    for index in _candidate_lines(lines, tab.keywords):
+        line = lines[index][:MAX_LINE].strip()
         if not line or line in seen:
             continue
         seen.add(line)
-        if not prefilter(line):
-            continue
         low = line.lower()
         groups_done: set[str] = set()
         for sig in searchable:
@@ -737,6 +759,11 @@ def findings_text(findings: list[Finding]) -> str:
         detail = finding.params.get("detail")
         if detail and str(detail).strip(" ()") not in finding.message():
             out.append(f"  Note: {str(detail).strip(' ():')}")
+        if finding.params.get("dependency"):
+            out.append(
+                f"  Note: the loader names {finding.params['dependency']}, a library that "
+                f"{finding.params.get('file', 'it')} needs, as the one missing"
+            )
         if finding.evidence:
             out.append(f"  Log: {_short(finding.evidence)}")
         out.append(f"  Fix: {finding.fix_summary()}")
@@ -772,25 +799,31 @@ def probe_log_findings(probe: Optional[dict[str, Any]],
     return explain_log(probe_log_text(probe), os_kind)
 
 
-def merge_log_findings(report_layers: list[LayerResult],
-                       findings: list[Finding]) -> list[Finding]:
+def merge_log_findings(report_layers: list[LayerResult], findings: list[Finding],
+                       include_harmless: bool = False) -> list[Finding]:
     """Put log findings into the layer their code belongs to; returns the ones added.
 
     Idempotent: a code already present in any layer is skipped, so the TensorFlow layer may
-    merge its own log first and diagnose merge again afterwards. A layer's status is
-    recomputed with :func:`wizard.core.model.worst_status` from its old status: only a ``fail``
-    finding turns an ``ok`` layer into ``fail``; ``info`` changes nothing; ``unknown`` stays
-    ``unknown`` unless a finding fails.
+    file its own log first and diagnose merge again afterwards. A layer's status is recomputed
+    with :func:`wizard.core.model.worst_status` from its old status: only a ``fail`` finding
+    turns an ``ok`` layer into ``fail``; ``info`` changes nothing; ``unknown`` stays ``unknown``
+    unless a finding fails. When the gpu layer found no NVIDIA GPU at all, the loader's
+    complaints in the driver, cuda and cudnn layers are consequences of that and are filed as
+    ``info``. ``numa_or_harmless_warning`` is left out unless ``include_harmless``.
     """
     by_name = {layer.layer: layer for layer in report_layers}
     present = {f.code for layer in report_layers for f in layer.findings}
+    no_gpu = "no_nvidia_gpu" in present
     added: list[Finding] = []
     for finding in findings:
-        if finding.code in present:
+        if finding.code in present or (finding.code == HARMLESS_CODE and not include_harmless):
             continue
-        layer = by_name.get(layer_of(finding.code))
+        name = layer_of(finding.code)
+        layer = by_name.get(name)
         if layer is None:
             continue
+        if no_gpu and name in ("driver", "cuda", "cudnn") and finding.severity != "info":
+            finding = replace(finding, severity="info")
         layer.findings.append(finding)
         present.add(finding.code)
         added.append(finding)
