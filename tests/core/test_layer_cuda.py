@@ -490,3 +490,19 @@ def test_without_an_nvidia_gpu_the_findings_only_inform():
     result = cuda.check(ctx)
     assert result.status == NOT_APPLICABLE
     assert [(f.code, f.severity) for f in result.findings] == [("cuda_not_installed", "info")]
+
+
+def test_older_toolkit_on_ld_library_path_shadows_the_wheel_runtime():
+    m = Machine("linux")
+    exe = _linux_venv(m)
+    m.linux_toolkit("12.2", "12.2.140")
+    m.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.2/lib64"
+    target = knowledge.choose_target("linux", installed="2.18.0", installed_where=exe)
+    result, _ = run(m, target, exe)
+    assert result.status == WARN
+    f = finding(result, "cuda_version_mismatch")
+    assert f.params["found"] == "12.2.140"
+    assert f.fix.action_params == {
+        "name": "LD_LIBRARY_PATH", "remove": "/usr/local/cuda-12.2/lib64"
+    }
+    assert result.facts["loader_first"]["origin"] == "LD_LIBRARY_PATH"

@@ -141,9 +141,40 @@ def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -
                     links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
                     commands=(command,)),
         ))
+    else:
+        findings.extend(_library_path_shadows(ctx, found, wheel))
     summary = (f"no system CUDA Toolkit needed: CUDA {wheel.version} from "
                f"{wheel.package or 'pip wheels'} in {env.prefix}")
     return LayerResult("cuda", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
+
+
+def _library_path_shadows(ctx: CheckContext, found: CudaDiscovery, wheel: CudaInstall
+                          ) -> list[Finding]:
+    """LD_LIBRARY_PATH comes before the TF wheel's RUNPATH: an older toolkit of the same major
+    there is the runtime TF really opens."""
+    cuda = str(ctx.target.cuda)
+    first = found.loader_first(cuda)
+    if first is None or first[0] is wheel:
+        return []
+    install, entry, _name = first
+    have = version_tuple(install.version)
+    want = version_tuple(wheel.version) or version_tuple(cuda) or (0, 0)
+    if have is None or len(have) < 2 or have[:2] >= want[:2]:
+        return []
+    wheel_dir = wheel.lib_dir or wheel.path
+    return [Finding(
+        "cuda_version_mismatch", "warn",
+        params={"found": install.version, "tensorflow": ctx.target.tensorflow, "cuda": cuda,
+                "path": install.path},
+        evidence=(f"{entry.path} ({entry.origin}) holds CUDA {install.version}, which the loader "
+                  f"opens before the wheel's CUDA {wheel.version} in {wheel_dir}"),
+        fix=Fix(steps=(Step("move_path_entry", {"dir": wheel_dir, "other": entry.path,
+                                                "variable": "LD_LIBRARY_PATH"}),
+                       Step("new_terminal")),
+                links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                action="set_env",
+                action_params={"name": "LD_LIBRARY_PATH", "remove": entry.path}),
+    )]
 
 
 def _pip_command(ctx: CheckContext) -> str:
