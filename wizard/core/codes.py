@@ -137,7 +137,8 @@ CODES: dict[str, Code] = {
         "cuDNN not found",
         "cuDNN {cudnn} was not found{file_note}.",
         "Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and lib files into the "
-        "CUDA folder (the wizard can do this from the zip).",
+        "CUDA folder (the wizard can do this from the zip); if it is already installed elsewhere, "
+        "put the folder that holds its libraries on the loader path.",
     ),
     "cudnn_version_mismatch": Code(
         "cudnn",
