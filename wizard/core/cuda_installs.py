@@ -36,7 +36,7 @@ CUDA_REGISTRY_KEYS = (
 )
 SYSTEM_ENV_KEY = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
 USER_ENV_KEY = "HKCU\\Environment"
-LINUX_TOOLKIT_PARENTS = ("/usr/local", "/opt")
+LINUX_OPT_TOOLKITS = ("/opt/cuda", "/opt/nvidia/cuda")
 LINUX_DEFAULT_LIB_DIRS = (
     "/lib/x86_64-linux-gnu",
     "/usr/lib/x86_64-linux-gnu",
@@ -643,11 +643,13 @@ def _program_files(host: Host) -> list[str]:
 
 def _linux_toolkits(host: Host) -> list[CudaInstall]:
     installs: list[CudaInstall] = []
-    for parent in LINUX_TOOLKIT_PARENTS:
-        for name in host.listdir(parent):
-            folder = host.join(parent, name)
-            if (name == "cuda" or name.startswith("cuda-")) and host.is_dir(folder):
-                _merge(installs, host, folder, "folder")
+    for name in host.listdir("/usr/local"):
+        folder = host.join("/usr/local", name)
+        if (name == "cuda" or name.startswith("cuda-")) and host.is_dir(folder):
+            _merge(installs, host, folder, "folder")
+    for folder in LINUX_OPT_TOOLKITS:  # /opt holds unrelated software: probe, do not list
+        if host.is_dir(folder):
+            _merge(installs, host, folder, "folder")
     for variable in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"):
         value = host.getenv(variable)
         if value and host.is_dir(value):
@@ -693,7 +695,8 @@ def _toolkit_version(host: Host, root: str) -> Optional[tuple[str, str]]:
     version = parse_version_txt(host.read_text(host.join(root, "version.txt")))
     if version:
         return version, "version.txt"
-    version = parse_cuda_h(host.read_text(host.join(root, "include", "cuda.h")))
+    # cuda.h is over 1 MB; CUDA_VERSION is defined near the top.
+    version = parse_cuda_h(host.read_text(host.join(root, "include", "cuda.h"), max_bytes=32768))
     if version:
         return version, "cuda.h"
     return None
@@ -908,10 +911,11 @@ def _add_loose_runtimes(discovery: CudaDiscovery) -> None:
 
 def _system_headers_version(host: Host) -> Optional[tuple[str, str]]:
     """A distro CUDA package (``nvidia-cuda-toolkit``) keeps its headers in /usr/include."""
-    version = parse_cuda_h(host.read_text("/usr/include/cuda.h"))
+    version = parse_cuda_h(host.read_text("/usr/include/cuda.h", max_bytes=32768))
     if version:
         return version, "cuda.h"
-    match = _CUDART_H.search(host.read_text("/usr/include/cuda_runtime_api.h") or "")
+    text = host.read_text("/usr/include/cuda_runtime_api.h", max_bytes=32768)
+    match = _CUDART_H.search(text or "")
     if match:
         value = int(match.group(1))
         return f"{value // 1000}.{(value % 1000) // 10}", "cuda_runtime_api.h"

@@ -79,6 +79,16 @@ CUDNN_WINDOWS_SUBDIR = "NVIDIA\\CUDNN"
 LINUX_SYSTEM_INCLUDES = ("/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/local/include")
 LINUX_SYSTEM_LIBS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib")
 
+HEADER_NAMES = (
+    "cudnn_version.h",
+    "cudnn_version_v9.h",
+    "cudnn_version_v8.h",
+    "cudnn.h",
+    "cudnn_v8.h",
+    "cudnn_v7.h",
+)
+"""cuDNN headers that carry the version defines (Debian packages add the ``_vN`` names)."""
+
 _WIN_CUDNN = re.compile(r"^cudnn[a-z_]*64_(\d+)\.dll$", re.IGNORECASE)
 _LINUX_CUDNN = re.compile(r"^libcudnn[a-z_]*\.so\.(\d+)(?:\.\d+)*$")
 _LINUX_FRONT = re.compile(r"^libcudnn\.so\.(\d+(?:\.\d+)*)$")
@@ -299,13 +309,14 @@ def _headers(host: Host, cuda: CudaDiscovery, include_dirs: list[str]
     """major -> (header path, version) for the cuDNN headers in these folders."""
     found: dict[int, tuple[str, str]] = {}
     for directory in include_dirs:
-        names = cuda.listdir(directory)
+        # Probed by name, not listed: a toolkit's include folder holds hundreds of headers.
         # cudnn_version*.h first (cuDNN >= 8 keeps the defines there), then cudnn*.h (<= 7).
-        ordered = sorted((n for n in names if _HEADER_NAME.match(n)),
-                         key=lambda n: (not n.startswith("cudnn_version"), n))
-        for name in ordered:
+        for name in HEADER_NAMES:
             path = host.join(directory, name)
-            version = parse_cudnn_header(host.read_text(path, max_bytes=64 * 1024))
+            text = host.read_text(path, max_bytes=64 * 1024)
+            if text is None:
+                continue
+            version = parse_cudnn_header(text)
             major = version_tuple(version)[0] if version else None
             if major is not None and major not in found:
                 found[major] = (path, version)
