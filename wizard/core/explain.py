@@ -42,8 +42,9 @@ from wizard.resources import load_json
 SIGNATURES_FILE = "signatures.json"
 MAX_LINE = 4096
 """Longer lines are cut to this many characters before matching (progress bars, base64)."""
-OS_UNKNOWN_PENALTY = 10
-"""Weight taken from an OS-specific signature when the OS is neither given nor seen in the log."""
+DEMOTION = 40
+"""Weight taken from a finding whose ``demote_if`` facts hold (a cudart complaint on a machine
+where the log shows no GPU at all)."""
 DEFAULT_WEIGHT = 50
 HARMLESS_CODE = "numa_or_harmless_warning"
 _OS_KINDS = ("windows", "linux", "wsl2")
@@ -454,7 +455,7 @@ def _holds(name: str, facts: dict[str, _Hit], codes: set[str], os_kind: Optional
 
 def _allowed(sig: Signature, facts: dict[str, _Hit], codes: set[str], os_kind: Optional[str],
              any_finding: bool) -> bool:
-    if sig.os and os_kind is not None and os_kind not in sig.os:
+    if sig.os and os_kind not in sig.os:  # an unknown OS fits no OS-specific signature
         return False
     if not all(_holds(n, facts, codes, os_kind, any_finding) for n in sig.requires):
         return False
@@ -623,9 +624,7 @@ def _derived_evidence(sig: Signature, facts: dict[str, _Hit]) -> Optional[_Hit]:
 def _score(c: _Candidate, facts: dict[str, _Hit], os_kind: Optional[str]) -> int:
     score = c.weight
     if any(name in facts for name in c.demote_if):
-        score -= 40
-    if c.sig.os and os_kind is None:
-        score -= OS_UNKNOWN_PENALTY
+        score -= DEMOTION
     return score
 
 
