@@ -403,3 +403,25 @@ def test_probe_log_duplicates_can_be_recognised_by_file():
     _cuda112(m)
     _, result = run(m, windows_tf210())
     assert finding(result, "cudnn_missing").params["file"] == "cudnn64_8.dll"
+
+
+def test_a_recorded_snapshot_replays_to_the_same_facts():
+    """Everything the discovery reads goes through recordable Host calls."""
+    from wizard.core.host import RecordingHost, ReplayHost
+
+    m = Machine()
+    path = _cuda112(m)
+    m.cudnn_into(path, "8.9.7")
+    m.cudnn_into("C:\\tools\\cudnn-8.0", "8.0.5")
+    m.files["C:\\Windows\\System32\\zlibwapi.dll"] = None
+    m.files["C:\\Windows\\System32\\unrelated.dll"] = None
+    recorder = RecordingHost.wrap(m.host())
+    cuda_found = cuda_installs.discover(recorder)
+    cudnn_found = cudnn_installs.discover(recorder, cuda_found)
+    profile = recorder.profile()
+    assert "C:\\Windows\\System32\\unrelated.dll" not in profile["files"]  # probed, not listed
+    replay = ReplayHost(profile)
+    cuda_again = cuda_installs.discover(replay)
+    cudnn_again = cudnn_installs.discover(replay, cuda_again)
+    assert cuda_again.facts() == cuda_found.facts()
+    assert cudnn_again.facts(8) == cudnn_found.facts(8)
