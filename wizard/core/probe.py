@@ -28,7 +28,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
-from wizard.core.host import child_environment, decode_output
+from wizard.core.host import _reset_dll_directory, child_environment, decode_output
 from wizard.resources import resource_path
 
 PROBE_FORMAT = "gpu-wizard/env-probe@1"
@@ -113,6 +113,7 @@ def run_probe(
             "it ends in python.exe, in a venv it is Scripts\\python.exe or bin/python)",
         )
     argv = [executable, "-I", script or probe_script()]
+    _reset_dll_directory()  # a frozen Windows build: children must not inherit its DLL folder
     try:
         process = subprocess.Popen(
             argv,

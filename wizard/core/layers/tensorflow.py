@@ -12,10 +12,9 @@ adds a ``pytorch`` entry to the report (``ctx.cache["extra_layers"]``).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any, Optional
 
-from wizard.core import knowledge
+from wizard.core import explain, knowledge
 from wizard.core.layers import CheckContext
 from wizard.core.model import (
     FAIL,
@@ -117,53 +116,11 @@ def _install_line(ctx: CheckContext, tf: Optional[str] = None) -> str:
         )
 
 
-def explain_text(text: str) -> list[Finding]:
+def explain_text(text: str, os_kind: Optional[str] = None) -> list[Finding]:
     """Findings for a log, most likely first, from the shared ``explain`` engine."""
     if not text.strip():
         return []
-    try:
-        from wizard.core.explain import explain_log
-    except ImportError:  # the engine is another module; until it exists, read the key lines
-        return _fallback_explain(text)
-    return list(explain_log(text))
-
-
-_DSO_FAIL = re.compile(r"Could not load dynamic library '([^']+)'")
-_CUDNN_LOADED = re.compile(
-    r"Loaded runtime CuDNN library: ([\d.]+) but source was compiled with: ([\d.]+)"
-)
-
-
-def _fallback_explain(text: str) -> list[Finding]:
-    findings: list[Finding] = []
-    seen: set[str] = set()
-    for match in _DSO_FAIL.finditer(text):
-        name = match.group(1)
-        lowered = name.lower()
-        if name in seen or "nvinfer" in lowered:
-            continue
-        seen.add(name)
-        line = text[text.rfind("\n", 0, match.start()) + 1 : text.find("\n", match.end())]
-        if "cudart" in lowered:
-            code = "cudart_missing"
-        elif "cudnn" in lowered:
-            code = "cudnn_missing"
-        elif lowered.startswith(("libcuda.so", "nvcuda")):
-            code = "no_driver_or_nvidia_smi_missing"
-        else:
-            code = "cuda_lib_other_missing"
-        detail = f"the loader could not open {name}"
-        findings.append(Finding(code, "fail", {"file": name, "detail": detail}, line.strip()))
-    for match in _CUDNN_LOADED.finditer(text):
-        findings.append(
-            Finding(
-                "cudnn_version_mismatch",
-                "fail",
-                {"found": match.group(1), "cudnn": match.group(2), "where": " (loaded first)"},
-                match.group(0),
-            )
-        )
-    return findings
+    return list(explain.explain_log(text, os_kind))
 
 
 # ======================================================================================
@@ -186,8 +143,27 @@ def check(ctx: CheckContext) -> LayerResult:
         findings.append(_not_installed(ctx, probe))
         return _result(ctx, probe, facts, findings)
     findings += _package_findings(ctx, probe, installed)
-    findings += _import_and_log_findings(ctx, probe, findings)
-    return _result(ctx, probe, facts, findings)
+    result = _result(ctx, probe, facts, findings)
+    added = file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
+    extra = _unexplained_findings(ctx, probe, findings + added)
+    if extra:
+        result.findings.extend(extra)
+        result.status = worst_status(result.findings, result.status)
+    return result
+
+
+def _os(ctx: CheckContext) -> str:
+    return ctx.host.platform.os_kind
+
+
+def file_log_findings(
+    ctx: CheckContext, result: LayerResult, explained: list[Finding]
+) -> list[Finding]:
+    """File each log finding in the layer its code belongs to (this one included), through
+    ``explain.merge_log_findings``: a code a layer already reported is not repeated, and with no
+    NVIDIA GPU at all the loader's complaints are only ``info``. Returns the ones added."""
+    layers = [r for name, r in ctx.results.items() if name != "tensorflow"] + [result]
+    return explain.merge_log_findings(layers, explained)
 
 
 def _result(
@@ -318,8 +294,6 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
         evidence=evidence,
     )
     findings = [finding]
-    # A probe that hung or crashed may still have printed the loader's lines: read them.
-    findings += _file_log_findings(ctx, explain_text(log + "\n" + (probe.get("stderr_tail") or "")))
     facts = {
         "python": python,
         "probe_error": probe.get("error"),
@@ -331,7 +305,11 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
         "log": _trim_log(log),
     }
     summary = f"could not check {python}: {kind}"
-    return LayerResult("tensorflow", UNKNOWN, summary, facts, findings)
+    result = LayerResult("tensorflow", UNKNOWN, summary, facts, findings)
+    # A probe that hung or crashed may still have printed the loader's lines: read them.
+    text = log + "\n" + str(probe.get("stderr_tail") or "")
+    file_log_findings(ctx, result, explain_text(text, _os(ctx)))
+    return result
 
 
 # -- Python ------------------------------------------------------------------------------------
@@ -583,18 +561,16 @@ def _gpu_count(ctx: CheckContext) -> Optional[int]:
 # -- import, log and computations --------------------------------------------------------------
 
 
-def _import_and_log_findings(
-    ctx: CheckContext, probe: dict[str, Any], own: list[Finding]
+def _unexplained_findings(
+    ctx: CheckContext, probe: dict[str, Any], known: list[Finding]
 ) -> list[Finding]:
+    """What the log did not explain: an import error or a failed GPU computation as such."""
     tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else {}
-    log = str(probe.get("log") or "")
-    text = "\n".join([log, str(tf.get("error") or "")])
-    explained = explain_text(text)
-    own_codes = {f.code for f in own}
-    mine = _file_log_findings(ctx, explained, skip=own_codes)
-    if not tf.get("imported") and not mine and not own:
-        # The import failed for a reason the engine does not know: show the exception itself.
-        mine.append(
+    causes = [f for f in known if f.code != "numa_or_harmless_warning"]
+    if not tf.get("imported"):
+        if causes:
+            return []
+        return [
             Finding(
                 "probe_failed",
                 "fail",
@@ -602,72 +578,25 @@ def _import_and_log_findings(
                  "error_kind": "import_error", "stage": "import_tensorflow"},
                 evidence=(tf.get("traceback") or tf.get("error") or "")[-2000:],
             )
-        )
-    if tf.get("imported") and tf.get("gpus"):
-        for step in ("matmul", "conv"):
-            result = tf.get(step) or {}
-            if result.get("ok") and "GPU" in str(result.get("device") or ""):
-                continue
-            if any(f.code not in ("numa_or_harmless_warning",) for f in mine):
-                break  # the log already names the cause
-            mine.append(
-                Finding(
-                    "gpu_computation_failed",
-                    "fail",
-                    {"step": step, "device": result.get("requested") or "/GPU:0",
-                     "error": result.get("error") or f"it ran on {result.get('device')}"},
-                    evidence=result.get("error"),
-                )
+        ]
+    if not tf.get("gpus") or any(f.severity != "info" for f in causes):
+        return []
+    found = []
+    for step in ("matmul", "conv"):
+        result = tf.get(step) or {}
+        if result.get("ok") and "GPU" in str(result.get("device") or ""):
+            continue
+        found.append(
+            Finding(
+                "gpu_computation_failed",
+                "fail",
+                {"step": step, "device": result.get("requested") or "/GPU:0",
+                 "error": result.get("error") or f"it ran on {result.get('device')}"},
+                evidence=result.get("error"),
             )
-    return mine
-
-
-def _file_log_findings(
-    ctx: CheckContext, explained: list[Finding], skip: Optional[set[str]] = None
-) -> list[Finding]:
-    """Put each log finding in the layer its code belongs to; return the tensorflow ones.
-
-    With no NVIDIA GPU at all, the loader's complaints are consequences of that, so they are
-    filed as ``info`` (they explain, but do not fail the lower layers a second time).
-    """
-    skip = skip or set()
-    no_gpu = any(f.code == "no_nvidia_gpu" for f in _layer_findings(ctx, "gpu"))
-    mine: list[Finding] = []
-    for finding in explained:
-        if finding.code in skip:
-            continue
-        if finding.code == "numa_or_harmless_warning":
-            continue
-        layer = finding.layer
-        if layer == "tensorflow" or layer not in ctx.results:
-            if all(not _same_finding(finding, f) for f in mine):
-                mine.append(finding)
-            continue
-        if no_gpu and finding.severity != "info":
-            finding = replace(finding, severity="info")
-        _attach(ctx.results[layer], finding)
-    return mine
-
-
-def _layer_findings(ctx: CheckContext, layer: str) -> list[Finding]:
-    result = ctx.results.get(layer)
-    return list(result.findings) if result else []
-
-
-def _same_finding(a: Finding, b: Finding) -> bool:
-    return a.code == b.code and a.params.get("file") == b.params.get("file")
-
-
-def _attach(result: LayerResult, finding: Finding) -> None:
-    if any(_same_finding(finding, f) for f in result.findings):
-        return
-    result.findings.append(finding)
-    result.facts.setdefault("from_probe_log", []).append(finding.code)
-    if finding.severity in ("fail", "warn"):
-        default = result.status if result.status in (OK, WARN, FAIL) else OK
-        if result.status == UNKNOWN and finding.severity == "warn":
-            return
-        result.status = worst_status(result.findings, default)
+        )
+        break
+    return found
 
 
 # ======================================================================================
@@ -698,7 +627,8 @@ def torch_layer(ctx: CheckContext, torch: dict[str, Any], probe: dict[str, Any])
     }
     findings: list[Finding] = []
     if torch.get("error") and not torch.get("version"):
-        findings += [f for f in explain_text(str(torch["error"]) + "\n" + str(probe.get("log")))
+        text = str(torch["error"]) + "\n" + str(probe.get("log") or "")
+        findings += [f for f in explain_text(text, _os(ctx))
                      if f.code != "numa_or_harmless_warning"][:3]
     elif "+cpu" in version or not cuda:
         line = env_pip(ctx, _torch_install(ctx, version))
