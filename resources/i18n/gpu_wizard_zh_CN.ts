@@ -1703,6 +1703,14 @@
         <translation>已复制为 Markdown：可以粘贴到问题报告中。</translation>
     </message>
     <message>
+        <source>Save the report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <source>JSON report (*.json)</source>
+        <translation>JSON 报告 (*.json)</translation>
+    </message>
+    <message>
         <source>Could not save {path}: {error}</source>
         <translation>无法保存 {path}：{error}</translation>
     </message>
@@ -1830,17 +1838,6 @@
     <message>
         <source>The environments appear here after the check.</source>
         <translation>检查完成后，环境会显示在这里。</translation>
-    </message>
-</context>
-<context>
-    <name>parent</name>
-    <message>
-        <source>Save the report</source>
-        <translation>保存报告</translation>
-    </message>
-    <message>
-        <source>JSON report (*.json)</source>
-        <translation>JSON 报告 (*.json)</translation>
     </message>
 </context>
 </TS>

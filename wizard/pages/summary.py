@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Optional
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -212,11 +212,15 @@ class SummaryPage(WizardPageBase):
         self.chain.clear()
         for layer in report.layers:
             item = QTreeWidgetItem(
-                [texts.layer_title(layer.layer), texts.status_text(layer.status), layer.summary]
+                [
+                    texts.layer_title(layer.layer),
+                    texts.status_text(layer.status),
+                    texts.layer_summary(layer),
+                ]
             )
             item.setIcon(1, status_icon(layer.status))
             item.setData(0, LAYER_ROLE, layer.layer)
-            item.setToolTip(2, layer.summary)
+            item.setToolTip(2, texts.layer_summary(layer))
             self.chain.addTopLevelItem(item)
         self._update_buttons()
 
@@ -303,9 +307,9 @@ class SummaryPage(WizardPageBase):
         """The file to save the JSON report to ("" when cancelled). Tests replace this."""
         path, _filter = QFileDialog.getSaveFileName(
             parent,
-            parent.tr("Save the report"),
+            QCoreApplication.translate("SummaryPage", "Save the report"),
             suggested,
-            parent.tr("JSON report (*.json)"),
+            QCoreApplication.translate("SummaryPage", "JSON report (*.json)"),
         )
         return path
 

@@ -242,11 +242,11 @@ class FindingCard(QFrame):
         self.steps.setVisible(bool(steps))
         for button, link in zip(self.link_buttons, finding.fix.links):
             button.setText(QCoreApplication.translate("FindingCard", "Open: {title}").format(
-                title=link.title))
+                title=texts.link_title(link)))
             button.setToolTip(link.url)
             button.setAccessibleName(
                 QCoreApplication.translate("FindingCard", "Open in the browser: {title}").format(
-                    title=link.title)
+                    title=texts.link_title(link))
             )
         if self.action_button is not None:
             self.action_button.setText(QCoreApplication.translate("FindingCard", "Fix it…"))
