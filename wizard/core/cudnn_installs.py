@@ -24,7 +24,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from wizard.core.cuda_installs import CudaDiscovery, LoaderDir, major_minor, version_tuple
+from wizard.core.cuda_installs import (
+    CudaDiscovery,
+    LoaderDir,
+    major_minor,
+    major_of,
+    version_tuple,
+)
 from wizard.core.host import Host
 
 WINDOWS_FILES: dict[int, tuple[str, ...]] = {
@@ -387,7 +393,7 @@ def _env_cudnn(host: Host, cuda: CudaDiscovery) -> list[CudnnInstall]:
         libs = [host.join(prefix, "Library", "bin") if windows else host.join(prefix, "lib")]
         for install in _scan(host, cuda, prefix, "conda", include, libs):
             version = env.conda_packages.get("cudnn")
-            if version and version_tuple(version)[0] == install.major:
+            if version and major_of(version) == install.major:
                 install.package = "cudnn"
                 install.version, install.version_source = version, "conda-meta"
             installs.append(install)
@@ -400,7 +406,7 @@ def _wheel(packages: dict[str, Optional[str]], major: Optional[int]
     for suffix in ("cu13", "cu12", "cu11"):
         name = f"nvidia-cudnn-{suffix}"
         version = packages.get(name)
-        if version and (major is None or version_tuple(str(version))[0] == major):
+        if version and (major is None or major_of(str(version)) == major):
             return name, str(version), suffix[2:]
     return None, None, None
 

@@ -55,6 +55,12 @@ def check(ctx: CheckContext) -> LayerResult:
     facts = found.facts()
     target = ctx.target
     facts["needed"] = _needed(ctx)
+    if target.cuda:
+        first = found.loader_first(target.cuda)
+        facts["loader_first_needed"] = (
+            {"path": first[0].path, "version": first[0].version, "dir": first[1].path,
+             "origin": first[1].origin, "file": first[2]} if first else None
+        )
     if not target.gpu_supported:
         return LayerResult(
             "cuda", NOT_APPLICABLE,
