@@ -315,6 +315,7 @@ def test_probe_timeout_is_unknown_with_a_clear_finding() -> None:
     failed = finding(result, "probe_failed")
     assert failed.params["error_kind"] == "timeout"
     assert "did not finish within 180 s" in failed.message()
+    assert "where it hangs" in failed.fix_summary()
     assert result.facts["stage"] == "import_tensorflow"
 
 

@@ -241,8 +241,7 @@ CODES: dict[str, Code] = {
         "tensorflow",
         "Environment probe failed",
         "The Python environment {python} could not be checked: {error}",
-        "Run {python} -c \"import tensorflow\" in a terminal to see the error, or choose another "
-        "environment with --python.",
+        "{next_step}",
     ),
     "python_32bit": Code(
         "tensorflow",
@@ -390,6 +389,10 @@ MESSAGE_FALLBACKS: dict[str, tuple[str, ...]] = {
 }
 
 FIX_FALLBACKS: dict[str, tuple[str, ...]] = {
+    "probe_failed": (
+        "Run {python} -c \"import tensorflow\" in a terminal to see the error, or choose another "
+        "environment with --python.",
+    ),
     "cudart_missing": (
         "Install the CUDA version that provides {file} and put its library folder on the loader "
         "path.",

@@ -290,7 +290,7 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
         "probe_failed",
         "warn",
         {"python": python, "error": probe.get("error"), "error_kind": kind,
-         "stage": probe.get("stage") or ""},
+         "stage": probe.get("stage") or "", "next_step": _next_step(python, kind)},
         evidence=evidence,
     )
     findings = [finding]
@@ -310,6 +310,20 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
     text = log + "\n" + str(probe.get("stderr_tail") or "")
     file_log_findings(ctx, result, explain_text(text, _os(ctx)))
     return result
+
+
+def _next_step(python: str, kind: str) -> str:
+    if kind == "not_found":
+        return ("Check the path (a venv's interpreter is bin/python, or Scripts\\python.exe on "
+                "Windows), or leave out --python to let the wizard find your environments.")
+    if kind == "timeout":
+        return (f'Run "{python}" -c "import tensorflow" in a terminal to see where it hangs, then '
+                "check again (a first import can be slow); or choose another environment with "
+                "--python.")
+    if kind == "cancelled":
+        return "Run the check again."
+    return (f'Run "{python}" -c "import tensorflow" in a terminal to see the error, or choose '
+            "another environment with --python.")
 
 
 # -- Python ------------------------------------------------------------------------------------
@@ -575,7 +589,8 @@ def _unexplained_findings(
                 "probe_failed",
                 "fail",
                 {"python": ctx.python, "error": f"import tensorflow failed: {tf.get('error')}",
-                 "error_kind": "import_error", "stage": "import_tensorflow"},
+                 "error_kind": "import_error", "stage": "import_tensorflow",
+                 "next_step": _next_step(str(ctx.python), "import_error")},
                 evidence=(tf.get("traceback") or tf.get("error") or "")[-2000:],
             )
         ]
