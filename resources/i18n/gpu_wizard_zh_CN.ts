@@ -325,6 +325,10 @@
         <translation>优先加载的副本（当前进程）</translation>
     </message>
     <message>
+        <source>Loaded first (the needed version)</source>
+        <translation>优先加载的副本（所需版本）</translation>
+    </message>
+    <message>
         <source>Loaded first (a new terminal)</source>
         <translation>优先加载的副本（新终端）</translation>
     </message>
@@ -812,10 +816,6 @@
         <translation>没有找到 cuDNN {cudnn}{file_note}。</translation>
     </message>
     <message>
-        <source>Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip).</source>
-        <translation>请下载适用于 CUDA {cuda} 的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）。</translation>
-    </message>
-    <message>
         <source>Wrong cuDNN version</source>
         <translation>cuDNN 版本不对</translation>
     </message>
@@ -1010,6 +1010,14 @@
     <message>
         <source>32-bit Python</source>
         <translation>32 位 Python</translation>
+    </message>
+    <message>
+        <source>Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip); if it is already installed elsewhere, put the folder that holds its libraries on the loader path.</source>
+        <translation>请下载适用于 CUDA {cuda} 的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）；如果它已经安装在别处，请把存放其库文件的文件夹加入库搜索路径。</translation>
+    </message>
+    <message>
+        <source>{next_step}</source>
+        <translation>{next_step}</translation>
     </message>
     <message>
         <source>{python} is a 32-bit Python {version}; TensorFlow needs a 64-bit Python.</source>

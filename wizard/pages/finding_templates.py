@@ -270,7 +270,9 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         QT_TRANSLATE_NOOP(
             "Findings",
             "Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and "
-            "lib files into the CUDA folder (the wizard can do this from the zip).",
+            "lib files into the CUDA folder (the wizard can do this from the zip); "
+            "if it is already installed elsewhere, put the folder that holds its "
+            "libraries on the loader path.",
         ),
     ),
     "cudnn_version_mismatch": (
@@ -508,8 +510,7 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            'Run {python} -c "import tensorflow" in a terminal to see the error, or '
-            "choose another environment with --python.",
+            "{next_step}",
         ),
     ),
     "python_32bit": (
@@ -878,6 +879,17 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             ),
         ),
         (
+        ),
+    ),
+    "probe_failed": (
+        (
+        ),
+        (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                'Run {python} -c "import tensorflow" in a terminal to see the error, or '
+                "choose another environment with --python.",
+            ),
         ),
     ),
 }

@@ -234,6 +234,9 @@ def _fact_labels() -> dict[str, str]:
         "installs": QCoreApplication.translate("Facts", "Installations found"),
         "loader_first": QCoreApplication.translate("Facts", "Loaded first"),
         "loader_first_process": QCoreApplication.translate("Facts", "Loaded first (this process)"),
+        "loader_first_needed": QCoreApplication.translate(
+            "Facts", "Loaded first (the needed version)"
+        ),
         "loader_first_new_terminal": QCoreApplication.translate(
             "Facts", "Loaded first (a new terminal)"
         ),
