@@ -246,6 +246,17 @@ def test_pick_without_tf_shows_the_best_environment_and_skips_failures() -> None
     assert pick([("a", {"error": "x"}, 1)])[0] is None
 
 
+def test_pick_without_tf_prefers_a_python_the_target_supports() -> None:
+    old, new, fits = probe(), probe(), probe()
+    old["python"]["version"] = "3.6.15"
+    new["python"]["version"] = "3.13.0"
+    fits["python"]["version"] = "3.10.11"
+    exe, _, _ = pick([("old", old, 0), ("new", new, 5), ("fits", fits, 0)], "3.7-3.10")
+    assert exe == "fits"
+    exe, _, _ = pick([("old", old, 0), ("new", new, 0)], None)
+    assert exe == "new"  # nothing fits: the newest Python
+
+
 def test_replay_uses_the_recorded_probes() -> None:
     profile = dict(LINUX_PROFILE)
     profile["pythons"] = [

@@ -564,12 +564,41 @@ def _bits_rejection(probe: Optional[dict[str, Any]]) -> Optional[str]:
     return REJECT_32BIT if python.get("bits") == 32 else None
 
 
+def _fits(probe: dict[str, Any], python_range: Optional[str]) -> bool:
+    version = (probe.get("python") or {}).get("version")
+    if not python_range or not version:
+        return False
+    from wizard.core import knowledge
+
+    try:
+        return bool(knowledge.python_supported(str(version), python_range))
+    except (ValueError, TypeError):
+        return False
+
+
+def _python_key(probe: dict[str, Any]) -> tuple[int, ...]:
+    version = str((probe.get("python") or {}).get("version") or "0")
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
+def recommended_python_range(host: Host) -> Optional[str]:
+    """The Python range of the TF the wizard would recommend on this platform."""
+    from wizard.core import knowledge
+
+    try:
+        return knowledge.choose_target(host.platform.os_kind).python
+    except (ValueError, KeyError):
+        return None
+
+
 def pick(
     candidates: list[tuple[str, Optional[dict[str, Any]], int]],
+    python_range: Optional[str] = None,
 ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
     """From ``(executable, probe, score)``: the environment with the best TensorFlow.
 
-    With no TensorFlow anywhere, the best-scored environment whose probe worked, so the
+    With no TensorFlow anywhere, the environment where the recommended TF can be installed
+    (its Python in ``python_range``), then the best-scored, then the newest Python, so the
     TensorFlow layer can say what to install where.
     """
     good = [
@@ -581,7 +610,9 @@ def pick(
         exe, probe, _ = max(with_tf, key=lambda c: (probe_rank(c[1]), c[2]))
         return exe, probe, f"has TensorFlow {tf_installed(probe)} installed"
     if good:
-        exe, probe, _ = max(good, key=lambda c: c[2])
+        exe, probe, _ = max(
+            good, key=lambda c: (_fits(c[1], python_range), c[2], _python_key(c[1]))
+        )
         return exe, probe, (
             f"no environment has TensorFlow ({len(candidates)} checked); showing {exe}"
         )
@@ -608,7 +639,7 @@ def choose_environment(
     real = host if isinstance(host, LocalHost) else getattr(host, "inner", None)
     if not isinstance(real, LocalHost):  # a replayed profile: its recorded environments
         candidates = [(e["executable"], e.get("probe"), 0) for e in host.pythons()]
-        return pick(candidates)
+        return pick(candidates, recommended_python_range(host))
     envs = [e for e in discover(host, cwd=cwd if cwd is not None else os.getcwd()) if e.usable]
     envs.sort(key=score, reverse=True)
     chosen = envs[:MAX_PROBED]
@@ -629,4 +660,7 @@ def choose_environment(
         cancelled=cancelled,
         runner=runner,
     )
-    return pick([(env.executable, results.get(env.executable), score(env)) for env in chosen])
+    return pick(
+        [(env.executable, results.get(env.executable), score(env)) for env in chosen],
+        recommended_python_range(host),
+    )
