@@ -425,3 +425,23 @@ def test_a_recorded_snapshot_replays_to_the_same_facts():
     cudnn_again = cudnn_installs.discover(replay, cuda_again)
     assert cuda_again.facts() == cuda_found.facts()
     assert cudnn_again.facts(8) == cudnn_found.facts(8)
+
+
+def test_cudnn_folder_only_on_the_saved_path_or_only_on_this_process_path():
+    m = Machine()
+    path = m.win_toolkit("11.2", "11.2.2")
+    root = f"{PF}\\NVIDIA\\CUDNN\\v8.1"
+    m.cudnn_into(root, "8.1.1")
+    m.path(path + "\\bin")
+    m.registry_path(path + "\\bin", root + "\\bin")
+    _, result = run(m, windows_tf210())
+    assert result.status == OK
+    assert finding(result, "cudnn_missing").severity == "info"
+
+    m.path(path + "\\bin", root + "\\bin")
+    m.registry_path(path + "\\bin")
+    _, result = run(m, windows_tf210())
+    assert result.status == FAIL  # judged by the saved PATH: a new terminal will not find it
+    assert finding(result, "cudnn_missing").fix.action_params == {
+        "name": "PATH", "append": root + "\\bin"
+    }

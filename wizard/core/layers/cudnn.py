@@ -164,6 +164,7 @@ def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: d
         else:
             findings.extend(_cuda_fit(ctx, install))
         findings.extend(_completeness(ctx, found, install))
+        findings.extend(_terminal_findings(ctx, found, major))
         status = worst_status(findings, OK)
         summary = f"cuDNN {install.version or '?'} in {install.lib_dir}, found by the loader"
         return LayerResult("cudnn", status, summary, facts, findings)
@@ -195,6 +196,36 @@ def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: d
         fix=_install_fix(ctx, found),
     ))
     return LayerResult("cudnn", worst_status(findings, OK), "no cuDNN found", facts, findings)
+
+
+def _terminal_findings(ctx: CheckContext, found: CudnnDiscovery, major: int) -> list[Finding]:
+    """Windows: the saved PATH (a new terminal) and this process's PATH disagree."""
+    if not ctx.host.is_windows or found.cuda.loader_new is None:
+        return []
+    in_process = found.loader_first(major, new_terminal=False)
+    in_new = found.loader_first(major, new_terminal=True)
+    front = cudnn_installs.front_file(major, True)
+    params = {"cudnn": ctx.target.cudnn, "cuda": ctx.target.cuda, "file": front,
+              "file_note": f" ({front})"}
+    if in_process is None and in_new is not None:
+        return [Finding(
+            "cudnn_missing", "info", params={**params, "path": in_new[1].path},
+            evidence=(f"the saved PATH (registry) has {in_new[1].path}, but this process's PATH "
+                      f"(and terminals opened before the change) does not"),
+            fix=Fix(steps=(Step("new_terminal"),)),
+        )]
+    if in_process is not None and in_new is None:
+        directory = in_process[1].path
+        return [Finding(
+            "cudnn_missing", "warn", params={**params, "path": directory},
+            evidence=(f"{directory} is on this process's PATH only; the saved PATH (registry) "
+                      f"lacks it, so a new terminal will not find {front}"),
+            fix=Fix(steps=(Step("add_to_path", {"dir": directory, "variable": "PATH"}),
+                           Step("new_terminal")),
+                    links=_cudnn_links(ctx), action="set_env",
+                    action_params={"name": "PATH", "append": directory}),
+        )]
+    return []
 
 
 def _version_ok(version: Optional[str], wanted: str) -> bool:
