@@ -506,3 +506,15 @@ def test_older_toolkit_on_ld_library_path_shadows_the_wheel_runtime():
         "name": "LD_LIBRARY_PATH", "remove": "/usr/local/cuda-12.2/lib64"
     }
     assert result.facts["loader_first"]["origin"] == "LD_LIBRARY_PATH"
+
+
+def test_pip_target_served_by_a_system_toolkit_on_the_library_path():
+    m = Machine("linux")
+    exe = _linux_venv(m, wheels=False, tf="2.15.0")
+    m.linux_toolkit("12.2", "12.2.140")
+    m.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-12.2/lib64"
+    target = knowledge.choose_target("linux", installed="2.15.0", installed_where=exe)
+    assert target.pip_cuda and target.cuda == "12.2"
+    result, _ = run(m, target, exe)
+    assert result.status == OK, result.findings
+    assert "/usr/local/cuda-12.2/lib64" in result.summary

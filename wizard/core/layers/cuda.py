@@ -125,6 +125,14 @@ def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -
         if conda_ok is not None:
             summary = f"CUDA {conda_ok.version} from the conda environment {env.prefix}"
             return LayerResult("cuda", NOT_APPLICABLE, summary, facts)
+        system = found.loader_first(str(target.cuda))
+        if system is not None:
+            # No wheels, but a system toolkit on the library path serves the build.
+            install, entry, _name = system
+            findings = _version_findings(ctx, found, install, entry.path)
+            summary = (f"CUDA {install.version or '?'} from {entry.path} ({entry.origin}); "
+                       f"no CUDA wheels in {env.prefix}")
+            return LayerResult("cuda", worst_status(findings, OK), summary, facts, findings)
         findings.append(Finding(
             "cuda_not_installed", severity,
             params={"tensorflow": target.tensorflow, "cuda": target.cuda, "install": command,
