@@ -445,3 +445,26 @@ def test_cudnn_folder_only_on_the_saved_path_or_only_on_this_process_path():
     assert finding(result, "cudnn_missing").fix.action_params == {
         "name": "PATH", "append": root + "\\bin"
     }
+
+
+def test_linux_conda_env_needs_its_lib_on_ld_library_path_for_pip_tf():
+    m = Machine("linux")
+    prefix = "/home/me/miniconda3/envs/tf"
+    exe = m.python(f"{prefix}/bin/python", prefix, version="3.10.12", conda=True, tf="2.12.0")
+    m.files[f"{prefix}/lib/libcudart.so.11.8.89"] = None
+    m.files[f"{prefix}/lib/libcudart.so.11.0"] = None
+    m.cudnn_into(prefix, "8.6.0", lib_dir=f"{prefix}/lib")
+    m.files[f"{prefix}/conda-meta/cudatoolkit-11.8.0-h6a678d5_0.json"] = "{}"
+    m.files[f"{prefix}/conda-meta/cudnn-8.6.0.163-hdb33d9f_0.json"] = "{}"
+    target = knowledge.choose_target("linux", installed="2.12.0", installed_where=exe)
+    cuda_result, result = run(m, target, exe)
+    assert cuda_result.status == FAIL
+    assert finding(cuda_result, "cuda_not_on_path").params["dir"] == f"{prefix}/lib"
+    assert finding(result, "cudnn_missing").fix.action_params == {
+        "name": "LD_LIBRARY_PATH", "append": f"{prefix}/lib"
+    }
+
+    m.env["LD_LIBRARY_PATH"] = f"{prefix}/lib"
+    cuda_result, result = run(m, target, exe)
+    assert cuda_result.status == OK and result.status == OK, codes(result)
+    assert result.facts["installs"][0]["version"] == "8.6.0.163"

@@ -100,6 +100,9 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
     pip_fix = Fix(steps=(Step("run", {"command": command}),),
                   links=(Link("TensorFlow: install with pip", TF_PIP_URL),), commands=(command,))
     wheel = next((i for i in found.installs if i.source == "pip" and i.major == major), None)
+    if wheel is None:  # a conda env's own cudnn package serves the same purpose
+        wheel = next((i for i in found.installs if i.source == "conda" and i.major == major),
+                     None)
     findings: list[Finding] = []
     if wheel is None:
         other = found.pip_wheel()
@@ -130,7 +133,7 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
                                                                         str(target.cudnn)):
         findings.append(_shadow_finding(ctx, first, wheel))
     summary = (f"no system cuDNN needed: cuDNN {wheel.version} from "
-               f"{wheel.package or 'the nvidia-cudnn wheel'} in {env.prefix}")
+               f"{wheel.package or 'the ' + wheel.source + ' package'} in {env.prefix}")
     return LayerResult("cudnn", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
 
 
