@@ -340,6 +340,23 @@ def test_windows_tf_2_11_plus_from_silence() -> None:
     assert top_codes(text, "linux")[0] == "gpu_not_listed_cpu_only_package"
 
 
+# -- wordings that are not in the samples (other versions, PyTorch, pip, docker) ---------------
+# tests/core/explain_variants.jsonl: lines as real tools print them, none copied from the
+# labelled samples; they check that the signatures stay general.
+
+VARIANTS = [
+    (row["log"], row["os"], row["code"])
+    for row in map(json.loads, (Path(__file__).parent / "explain_variants.jsonl").open(
+        encoding="utf-8"))
+]
+
+
+@pytest.mark.parametrize(("text", "os_kind", "code"), VARIANTS,
+                         ids=[f"{v[2]}-{i}" for i, v in enumerate(VARIANTS)])
+def test_other_wordings(text: str, os_kind: str | None, code: str) -> None:
+    assert top_codes(text, os_kind)[0] == code
+
+
 # -- parameters from library names -------------------------------------------------------------
 
 
@@ -400,9 +417,19 @@ def test_missing_dependency_is_named() -> None:
         "file: No such file or directory"
     )
     finding = explain_log(line)[0]
-    assert finding.params["file"] == "libcusolver.so.11"
-    assert finding.params["dependency"] == "libnvJitLink.so.12"
-    assert "libnvJitLink.so.12" in findings_text([finding])
+    assert finding.code == "cuda_lib_other_missing"
+    assert finding.params["file"] == "libnvJitLink.so.12"  # what is missing
+    assert finding.params["needed_by"] == "libcusolver.so.11"
+    assert finding.params["cuda"] == "12.x"
+    assert "libcusolver.so.11 needs it" in findings_text([finding])
+    sub = explain_log(
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open "
+        "shared object file: No such file or directory"
+    )[0]
+    assert (sub.code, sub.params["file"]) == ("cuda_lib_other_missing", "libnvrtc.so")
+    zlib = explain_log("Could not load dynamic library 'cudnn64_8.dll'; dlerror: zlibwapi.dll "
+                       "not found", "windows")[0]
+    assert zlib.code == "zlibwapi_missing" and zlib.params["needed_by"] == "cudnn64_8.dll"
 
 
 def test_several_missing_libraries_rank_the_lowest_layer_first() -> None:

@@ -306,13 +306,13 @@ def _match(sig: Signature, line: str, lines: list[str], index: int) -> Optional[
     for regex in sig.regexes:
         found = regex.search(line)
         if found:
-            return {k: v for k, v in found.groupdict().items() if v is not None}
+            return {k: v.strip() for k, v in found.groupdict().items() if v is not None}
     follow = sig.followed_by
     if follow and follow.trigger.search(line):
         for later in lines[index + 1 : index + 1 + follow.within]:
             found = follow.regex.search(later[:MAX_LINE])
             if found:
-                return {k: v for k, v in found.groupdict().items() if v is not None}
+                return {k: v.strip() for k, v in found.groupdict().items() if v is not None}
     return None
 
 
@@ -466,32 +466,43 @@ def _allowed(sig: Signature, facts: dict[str, _Hit], codes: set[str], os_kind: O
     return not any(_holds(n, facts, codes, os_kind, any_finding) for n in sig.unless)
 
 
+def _family_of(file: str, tab: Table) -> Optional[LibraryFamily]:
+    return next((family for family in tab.families if family.match.search(file)), None)
+
+
 def _resolve_library(hit: _Hit, tab: Table, os_kind: Optional[str]):
-    """(family, code, extra params) for a library-load line; None for an unknown library."""
+    """(family, code, extra params) for a library-load line; None for an unknown library.
+
+    When the loader's error names another library (``dlerror: libnvJitLink.so.12: cannot
+    open ...``), that one is what is missing: it decides the code and becomes ``file``, and
+    the requested library is kept as ``needed_by``.
+    """
     file = _basename(hit.groups.get("file", ""))
-    if not file:
+    family = _family_of(file, tab) if file else None
+    if family is None:
         return None
-    for family in tab.families:
-        if not family.match.search(file):
-            continue
-        extra: dict[str, Any] = {"file": file}
-        if family.red_herring:
-            return family, None, extra
-        code = family.code
-        error_code = hit.groups.get("error_code")
-        if error_code:
-            extra["error_code"] = error_code
-            code = family.by_error_code.get(error_code, code)
-            detail = family.error_code_details.get(error_code)
-            if detail:
-                extra["detail"] = _fill_loose(detail, extra)
-        if os_kind and os_kind in family.os_code:
-            code = family.os_code[os_kind]
-        dependency = _dependency(hit.groups.get("dlerror", ""), file)
-        if dependency:
+    extra: dict[str, Any] = {"file": file}
+    if family.red_herring:
+        return family, None, extra
+    dependency = _dependency(hit.groups.get("dlerror", ""), file)
+    if dependency:
+        needed = _family_of(dependency, tab)
+        if needed is not None and needed.code and not needed.red_herring:
+            family = needed
+            extra = {"file": dependency, "needed_by": file}
+        else:
             extra["dependency"] = dependency
-        return family, code, extra
-    return None
+    code = family.code
+    error_code = hit.groups.get("error_code")
+    if error_code:
+        extra["error_code"] = error_code
+        code = family.by_error_code.get(error_code, code)
+        detail = family.error_code_details.get(error_code)
+        if detail:
+            extra["detail"] = _fill_loose(detail, extra)
+    if os_kind and os_kind in family.os_code:
+        code = family.os_code[os_kind]
+    return family, code, extra
 
 
 def _dependency(dlerror: str, file: str) -> Optional[str]:
@@ -758,10 +769,15 @@ def findings_text(findings: list[Finding]) -> str:
         detail = finding.params.get("detail")
         if detail and str(detail).strip(" ()") not in finding.message():
             out.append(f"  Note: {str(detail).strip(' ():')}")
-        if finding.params.get("dependency"):
+        if finding.params.get("needed_by"):
+            out.append(
+                f"  Note: {finding.params.get('file')} is what is missing; "
+                f"{finding.params['needed_by']} needs it"
+            )
+        elif finding.params.get("dependency"):
             out.append(
                 f"  Note: the loader names {finding.params['dependency']}, a library that "
-                f"{finding.params.get('file', 'it')} needs, as the one missing"
+                f"{finding.params.get('file', 'it')} needs"
             )
         if finding.evidence:
             out.append(f"  Log: {_short(finding.evidence)}")
