@@ -188,18 +188,38 @@ def cmd(argv: list[str], stdout: str = "", stderr: str = "", rc: int = 0,
     return entry
 
 
+SMI_FIELDS = "index,name,uuid,pci.bus_id,compute_cap,memory.total,driver_version"
+SMI_FIELDS_OLD = "index,name,uuid,pci.bus_id,memory.total,driver_version"
+SMI_FORMAT = "--format=csv,noheader,nounits"
+SMI_ARGVS = (["nvidia-smi"], ["nvidia-smi", "-L"],
+             ["nvidia-smi", f"--query-gpu={SMI_FIELDS}", SMI_FORMAT],
+             ["nvidia-smi", f"--query-gpu={SMI_FIELDS_OLD}", SMI_FORMAT])
+
+
 def smi_commands(driver: str, cuda: str, gpus: list[dict], windows: bool, **kw: Any) -> list:
+    """nvidia-smi as the wizard calls it: the banner, -L, and the CSV queries (drivers before
+    R510 reject the compute_cap field)."""
     table = smi_table(driver, cuda, gpus, windows, **kw)
-    csv = "".join(
-        f"{g['name']}, {driver}, {g['compute_capability'][0]}.{g['compute_capability'][1]}, "
-        f"{g['memory_total_bytes'] // (1 << 20)} MiB\n" for g in gpus)
     listing = "".join(f"GPU {g['index']}: {g['name']} (UUID: {g['uuid']})\n" for g in gpus)
-    return [
-        cmd(["nvidia-smi"], table),
-        cmd(["nvidia-smi", "-L"], listing),
-        cmd(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total",
-             "--format=csv,noheader"], csv),
-    ]
+
+    def row(g: dict, with_cc: bool) -> str:
+        cc = f"{g['compute_capability'][0]}.{g['compute_capability'][1]}, " if with_cc else ""
+        return (f"{g['index']}, {g['name']}, {g['uuid']}, {g['pci_bus_id']}, {cc}"
+                f"{g['memory_total_bytes'] // (1 << 20)}, {driver}\n")
+
+    new = "".join(row(g, True) for g in gpus)
+    old = "".join(row(g, False) for g in gpus)
+    if int(driver.split(".")[0]) >= 510:
+        query = cmd(SMI_ARGVS[2], new)
+    else:
+        query = cmd(SMI_ARGVS[2], 'Field "compute_cap" is not a valid field to query.\n\n', rc=2)
+    return [cmd(SMI_ARGVS[0], table), cmd(SMI_ARGVS[1], listing), query,
+            cmd(SMI_ARGVS[3], old)]
+
+
+def smi_failing(text: str = "", rc: int = 0, timed_out: bool = False) -> list:
+    """Every nvidia-smi call failing the same way (NVML error, no driver, or a hang)."""
+    return [cmd(argv, text, rc=rc, timed_out=timed_out) for argv in SMI_ARGVS]
 
 
 def nvcc_cmd(version: str) -> dict:
@@ -1034,7 +1054,8 @@ def p_win_driver_too_old() -> dict:
     ])
     w.conda_env("tf", probe_tf210_win("2060_laptop", log + "\n", gpu_ok=False))
     w.expect = {"blocking_layer": "driver", "ready": False, "codes": ["driver_too_old"],
-                "absent": ["no_nvidia_gpu", "gpu_without_driver", "cuda_not_installed"],
+                "absent": ["no_nvidia_gpu", "gpu_without_driver", "cuda_not_installed",
+                           "no_driver_or_nvidia_smi_missing"],
                 "statuses": {"gpu": "ok", "driver": "fail"}}
     return w.build()
 
@@ -1142,7 +1163,7 @@ def p_win_cudnn_partial() -> dict:
         conv_error="probe child exited with code 3221226505 (0xC0000409) during the "
                    "convolution: Could not load library cudnn_cnn_infer64_8.dll. Error code 126"))
     w.expect = {"blocking_layer": "cudnn", "ready": False, "codes": ["cudnn_partial_install"],
-                "absent": ["cuda_not_installed", "cuda_not_on_path"],
+                "absent": ["cuda_not_installed", "cuda_not_on_path", "zlibwapi_missing"],
                 "statuses": {"gpu": "ok", "driver": "ok", "cuda": "ok", "cudnn": "fail"}}
     return w.build()
 
@@ -1359,8 +1380,8 @@ def p_linux_mismatch() -> dict:
         "Upgrade: libnvidia-compute-550:amd64 (550.107.02-0ubuntu0.22.04.1, "
         "550.127.05-0ubuntu0.22.04.1), libnvidia-common-550:amd64 (550.107.02-0ubuntu0.22.04.1, "
         "550.127.05-0ubuntu0.22.04.1)\nEnd-Date: 2024-11-28  06:41:40\n")
-    lx.commands = [cmd(["nvidia-smi"], "Failed to initialize NVML: Driver/library version "
-                       "mismatch\nNVML library version: 550.127\n", rc=18)]
+    lx.commands = smi_failing("Failed to initialize NVML: Driver/library version mismatch\n"
+                              "NVML library version: 550.127\n", rc=18)
     pr = linux_cpu_probe(
         "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
         "Failed call to cuInit: CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported "
@@ -1393,7 +1414,7 @@ def p_linux_uvm() -> dict:
         "I0000 00:00:1732874535.117233   48213 cuda_diagnostics.cc:142] hostname: gpu-box")
     lx.venv(f"{lx.home}/venvs/tf", pr, and_cuda_site_files())
     lx.expect = {"blocking_layer": "driver", "ready": False, "codes": ["nvidia_uvm_not_loaded"],
-                 "absent": ["no_nvidia_gpu", "driver_too_old"],
+                 "absent": ["no_nvidia_gpu", "driver_too_old", "no_driver_or_nvidia_smi_missing"],
                  "statuses": {"gpu": "ok", "driver": "fail"}}
     return lx.build()
 
@@ -1409,15 +1430,15 @@ def p_linux_permission() -> dict:
                  "/dev/nvidia-modeset"]
     lx.files["/etc/group"] = ("root:x:0:\nvideo:x:44:alice,bob\nrender:x:109:\n"
                               "student:x:1001:\n")
-    lx.commands = [cmd(["nvidia-smi"], "Failed to initialize NVML: Insufficient Permissions\n",
-                       rc=4)]
+    lx.commands = smi_failing("Failed to initialize NVML: Insufficient Permissions\n", rc=4)
     pr = linux_cpu_probe(
         "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
         "Failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
     lx.venv(f"{lx.home}/venvs/tf", pr, and_cuda_site_files())
     lx.expect = {"blocking_layer": "driver", "ready": False,
                  "codes": ["permission_denied_dev_nvidia"],
-                 "absent": ["no_nvidia_gpu", "nvidia_uvm_not_loaded"],
+                 "absent": ["no_nvidia_gpu", "nvidia_uvm_not_loaded",
+                            "no_driver_or_nvidia_smi_missing"],
                  "statuses": {"driver": "fail"}}
     return lx.build()
 
@@ -1430,8 +1451,6 @@ def p_linux_nouveau() -> dict:
     lx.modules = ["nouveau", "drm_kms_helper", "video"]
     lx.files["/sys/module/nouveau/refcnt"] = "3\n"
     pr = linux_cpu_probe(
-        "2024-11-29 10:02:15.003311: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] "
-        "Could not find cuda drivers on your machine, GPU will not be used.\n"
         "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
         "Failed call to cuInit: UNKNOWN ERROR (303)\n"
         "I0000 00:00:1732874535.117201   48213 cuda_diagnostics.cc:182] kernel driver does not "
@@ -1590,10 +1609,7 @@ def p_linux_smi_hangs() -> dict:
     lx.driver("550.120", 12040, ["t4"])
     lx.nvml = nvml_error("unknown", "NVML did not answer within 10 s (the driver may be hung; "
                                     "see dmesg for Xid errors)")
-    lx.commands = [cmd(["nvidia-smi"], timed_out=True),
-                   cmd(["nvidia-smi", "-L"], timed_out=True),
-                   cmd(["nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total",
-                        "--format=csv,noheader"], timed_out=True)]
+    lx.commands = smi_failing(timed_out=True)
     lx.files["/var/log/kern.log"] = (
         "Nov 29 09:58:01 gpu-srv kernel: [812331.120442] NVRM: GPU at PCI:0000:01:00: "
         "GPU-3b0f1e5a-8c71-5d8e-9f3a-2c4e6b7d1a90\n"
@@ -1624,7 +1640,8 @@ def p_linux_driver_470() -> dict:
         "is: 470.256.2", python="3.10.12")
     lx.venv(f"{lx.home}/venvs/tf", pr, and_cuda_site_files())
     lx.expect = {"blocking_layer": "driver", "ready": False, "codes": ["driver_too_old"],
-                 "absent": ["no_nvidia_gpu", "compute_capability_unsupported"],
+                 "absent": ["no_nvidia_gpu", "compute_capability_unsupported",
+                            "no_driver_or_nvidia_smi_missing"],
                  "statuses": {"gpu": "ok", "driver": "fail"}}
     return lx.build()
 
@@ -1710,8 +1727,6 @@ def p_wsl_no_dxg() -> dict:
                   "Windows has an RTX 3060 with a driver.", release="4.19.128-microsoft-standard")
     lx.pci = []
     pr = linux_cpu_probe(
-        "2024-11-29 10:02:15.003311: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] "
-        "Could not find cuda drivers on your machine, GPU will not be used.\n"
         "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
         "Failed call to cuInit: UNKNOWN ERROR (303)")
     lx.venv(f"{lx.home}/venvs/tf", pr, and_cuda_site_files())
@@ -1727,8 +1742,8 @@ def p_wsl1() -> dict:
         "Linux version 4.4.0-22621-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0 (GCC) "
         ") #2506-Microsoft Fri Jan 01 08:00:00 PST 2016\n")
     pr = linux_cpu_probe(
-        "2024-11-29 10:02:15.003311: I external/local_xla/xla/tsl/cuda/cudart_stub.cc:32] "
-        "Could not find cuda drivers on your machine, GPU will not be used.")
+        "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
+        "Failed call to cuInit: UNKNOWN ERROR (303)")
     lx.venv(f"{lx.home}/venvs/tf", pr, and_cuda_site_files())
     lx.expect = {"blocking_layer": "driver", "ready": False, "codes": ["wsl_gpu_missing"],
                  "absent": ["no_nvidia_gpu"], "statuses": {"driver": "fail"}}
@@ -1751,8 +1766,8 @@ def p_wsl_linux_driver() -> dict:
     lx.files["/var/lib/dpkg/info/libnvidia-compute-535:amd64.list"] = (
         f"{lib}/libcuda.so.535.183.01\n{lib}/libnvidia-ml.so.535.183.01\n")
     lx.nvml = nvml_error("driver_not_loaded", "Driver Not Loaded")
-    lx.commands = [cmd(["nvidia-smi"], SMI_NO_DRIVER, rc=9),
-                   cmd(["/usr/lib/wsl/lib/nvidia-smi"], lx.commands[0]["stdout"])]
+    # what 'nvidia-smi' answers: /usr/bin (the Linux package) comes first on PATH
+    lx.commands = smi_failing(SMI_NO_DRIVER, rc=9)
     pr = linux_cpu_probe(
         "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
         "Failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")

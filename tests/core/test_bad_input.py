@@ -234,6 +234,15 @@ def test_local_run_decodes_gbk_bytes() -> None:
 # -- NVML failures ------------------------------------------------------------------------------
 
 NVML_BASES = ["linux-tf221-and-cuda-healthy", "win-tf210-healthy", "wsl2-healthy"]
+SMI_NO_DRIVER = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. "
+                 "Make sure that the latest NVIDIA driver is installed and running.\n")
+SMI_ANSWERS: dict[str, tuple[str, Any]] = {
+    "library_not_found": (SMI_NO_DRIVER, 9),
+    "driver_not_loaded": (SMI_NO_DRIVER, 9),
+    "driver_library_mismatch": ("Failed to initialize NVML: Driver/library version mismatch\n", 18),
+    "no_permission": ("Failed to initialize NVML: Insufficient Permissions\n", 4),
+    "unknown": ("", None),  # hangs
+}
 
 
 @pytest.mark.parametrize("base", NVML_BASES)
@@ -241,6 +250,13 @@ NVML_BASES = ["linux-tf221-and-cuda-healthy", "win-tf210-healthy", "wsl2-healthy
 def test_nvml_error_still_covers_every_layer(tmp_path: Path, base: str, kind: str) -> None:
     data = base_profile(base)
     data["nvml"] = {"error": kind, "detail": f"simulated {kind}"}
+    # nvidia-smi is built on NVML: it fails the same way
+    smi_text, smi_rc = SMI_ANSWERS[kind]
+    data["commands"] = [
+        dict(entry, stdout=smi_text, stderr="", returncode=smi_rc, timed_out=smi_rc is None)
+        if Path(entry["argv"][0].replace("\\", "/")).stem.lower() == "nvidia-smi" else entry
+        for entry in data["commands"]
+    ]
     report = run_check(ReplayHost.from_file(write(tmp_path, data)))
     assert [layer.layer for layer in report.layers[:5]] == list(LAYERS)
     for layer in report.layers:
