@@ -595,3 +595,17 @@ def test_check_files_probe_log_in_the_cudnn_layer(tmp_path: Path) -> None:
     assert "cudnn_missing" in codes
     assert cudnn.status == FAIL
     assert codes.count("cudnn_missing") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "os_kind"),
+    [
+        ('File "C:\\Users\\me\\train.py", line 3', "windows"),
+        ("export LD_LIBRARY_PATH=/mnt/c/Windows/System32/lxss/lib", "wsl2"),
+        ("Install TensorFlow in WSL2 instead. C:\\py\\python.exe", "windows"),
+        ("ImportError: libcudnn.so.8: cannot open shared object file", "linux"),
+        ("nothing to see", None),
+    ],
+)
+def test_os_from_the_log(text: str, os_kind: str | None) -> None:
+    assert explain.infer_os(text) == os_kind

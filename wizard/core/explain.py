@@ -126,7 +126,8 @@ class Table:
     families: tuple[LibraryFamily, ...]
     versions: tuple[tuple[re.Pattern[str], str, str], ...]
     """(file regex, "cuda" or "cudnn", template over the regex groups)."""
-    os_hints: dict[str, re.Pattern[str]]
+    os_hints: tuple[tuple[str, re.Pattern[str]], ...]
+    """(OS, hint) in order: the first hint found in a log names its OS."""
     code_fixes: dict[str, dict[str, Any]]
     keywords: tuple[str, ...]
     """The keywords of all signatures, minus those that contain another one: a line without
@@ -208,10 +209,10 @@ def build_table(data: dict[str, Any]) -> Table:
         signatures=signatures,
         families=tuple(_family(raw) for raw in data.get("library_families", [])),
         versions=tuple(versions),
-        os_hints={
-            kind: _compile("|".join(f"(?:{p})" for p in patterns))
-            for kind, patterns in data.get("os_hints", {}).items()
-        },
+        os_hints=tuple(
+            (row["os"], _compile("|".join(f"(?:{p})" for p in row["patterns"])))
+            for row in data.get("os_hints", [])
+        ),
         code_fixes=dict(data.get("code_fixes", {})),
         keywords=keywords,
     )
@@ -320,9 +321,8 @@ def infer_os(text: str, tab: Optional[Table] = None) -> Optional[str]:
     """The OS a log comes from, when it says so (WSL paths, ``C:\\`` and ``.dll``, ``.so``)."""
     tab = tab or table()
     sample = text if len(text) <= 400_000 else text[:200_000] + text[-200_000:]
-    for kind in ("wsl2", "windows", "linux"):
-        hint = tab.os_hints.get(kind)
-        if hint and hint.search(sample):
+    for kind, hint in tab.os_hints:
+        if hint.search(sample):
             return kind
     return None
 
@@ -766,9 +766,9 @@ def findings_text(findings: list[Finding]) -> str:
         head = "Most likely cause" if number == 1 else f"Also possible ({number})"
         out.append(f"{head}: {title}  [{finding.severity}, {finding.layer} layer]")
         out.append(f"  {finding.message()}")
-        detail = finding.params.get("detail")
-        if detail and str(detail).strip(" ()") not in finding.message():
-            out.append(f"  Note: {str(detail).strip(' ():')}")
+        note = _note(finding.params.get("detail"))
+        if note and note not in finding.message():
+            out.append(f"  Note: {note}")
         if finding.params.get("needed_by"):
             out.append(
                 f"  Note: {finding.params.get('file')} is what is missing; "
@@ -787,6 +787,15 @@ def findings_text(findings: list[Finding]) -> str:
         out.extend(f"    {link.title}: {link.url}" for link in finding.fix.links)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _note(detail: Any) -> str:
+    """A ``detail`` param as a sentence of its own (some are written to follow a message:
+    ``" (inside a container ...)"`` or ``": Docker has no ..."``)."""
+    text = str(detail or "").strip().lstrip(":").strip()
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    return text
 
 
 def _short(line: str, limit: int = 300) -> str:
