@@ -468,3 +468,17 @@ def test_linux_conda_env_needs_its_lib_on_ld_library_path_for_pip_tf():
     cuda_result, result = run(m, target, exe)
     assert cuda_result.status == OK and result.status == OK, codes(result)
     assert result.facts["installs"][0]["version"] == "8.6.0.163"
+
+
+def test_partial_wheel_is_reinstalled_with_pip():
+    m = Machine("linux")
+    exe = _pip_env(m)
+    site = "/home/me/venv/lib/python3.11/site-packages"
+    del m.files[f"{site}/nvidia/cudnn/lib/libcudnn_graph.so.9"]
+    target = knowledge.choose_target("linux", installed="2.18.0", installed_where=exe)
+    _, result = run(m, target, exe)
+    assert result.status == FAIL
+    f = finding(result, "cudnn_partial_install")
+    assert f.params["missing"] == "libcudnn_graph.so.9"
+    assert f.fix.commands == ("pip install --force-reinstall nvidia-cudnn-cu12==9.3.0.75",)
+    assert f.fix.action is None

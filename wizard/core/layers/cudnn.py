@@ -271,14 +271,7 @@ def _completeness(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstal
                     "missing": ", ".join(install.missing)},
             evidence=(f"{directory} holds {', '.join(install.files) or 'no cuDNN library'}"
                       + (f"; header {install.header}" if install.header else "")),
-            fix=Fix(
-                steps=(Step("copy_missing_files", {"files": ", ".join(install.missing),
-                                                   "version": install.version or "?",
-                                                   "dir": directory}),),
-                links=_cudnn_links(ctx),
-                action="install_cudnn",
-                action_params=_install_params(ctx, found, dest=_dest_of(ctx, install)),
-            ),
+            fix=_partial_fix(ctx, found, install, directory),
         ))
     needs_zlib = windows and cudnn_installs.needs_zlibwapi(install.version, True)
     if needs_zlib and not found.zlibwapi_on_path:
@@ -297,6 +290,27 @@ def _completeness(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstal
                     action="install_zlibwapi", action_params={"dest": dest}),
         ))
     return findings
+
+
+def _partial_fix(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall,
+                 directory: str) -> Fix:
+    """Copy the missing files from the same archive; a package manager's copy is reinstalled
+    by that package manager instead."""
+    if install.source in ("pip", "conda") and install.package:
+        if install.source == "pip":
+            command = f"pip install --force-reinstall {install.package}=={install.version}"
+        else:
+            command = f"conda install --force-reinstall -c conda-forge cudnn={install.version}"
+        return Fix(steps=(Step("run", {"command": command}),), links=_cudnn_links(ctx),
+                   commands=(command,))
+    return Fix(
+        steps=(Step("copy_missing_files", {"files": ", ".join(install.missing),
+                                           "version": install.version or "?",
+                                           "dir": directory}),),
+        links=_cudnn_links(ctx),
+        action="install_cudnn",
+        action_params=_install_params(ctx, found, dest=_dest_of(ctx, install)),
+    )
 
 
 def _mismatch_finding(ctx: CheckContext, install: CudnnInstall, severity: str, fix: Fix
