@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -238,3 +239,17 @@ def test_cli_check_json(name: str) -> None:
     assert result.returncode == (0 if data["ready"] else 1)
     assert data["platform"]["system"] == load(path)["platform"]["system"]
     assert data["target"]["tensorflow"]
+
+
+PLACEHOLDER = re.compile(r"\?(?![\w=&%])")
+"""The "?" that codes.py renders for a template field the finding's params lack (a URL's query
+string does not match)."""
+
+
+@pytest.mark.parametrize("path", PROFILE_FILES, ids=profile_id)
+def test_findings_render_without_placeholders(path: Path) -> None:
+    for layer in replay(path).to_dict()["layers"]:
+        for finding in layer["findings"]:
+            fix = finding["fix"]
+            for text in [finding["message"], fix["summary"], *fix["steps"]]:
+                assert not PLACEHOLDER.search(text), f"{finding['code']}: {text}"
