@@ -50,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="explain an error log (FILE, or - for stdin)")
     explain.add_argument("file", metavar="FILE")
     explain.add_argument("--json", action="store_true")
+    explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
+                         help="the OS the log comes from (default: what the log itself shows)")
     return parser
 
 
@@ -151,7 +153,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"gpu-wizard explain: cannot read {args.file}: {exc.strerror or exc}",
               file=sys.stderr)
         return EXIT_ERROR
-    findings = explain.explain_log(text)
+    findings = explain.explain_log(text, getattr(args, "os", None))
     if args.json:
         payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings]}
         print(json.dumps(payload, indent=2, ensure_ascii=False))

@@ -609,3 +609,9 @@ def test_check_files_probe_log_in_the_cudnn_layer(tmp_path: Path) -> None:
 )
 def test_os_from_the_log(text: str, os_kind: str | None) -> None:
     assert explain.infer_os(text) == os_kind
+
+
+def test_cli_os_option() -> None:
+    assert "No known" in run_cli("-", stdin="Num GPUs Available:  0\n").stdout
+    result = run_cli("-", "--os", "windows", "--json", stdin="Num GPUs Available:  0\n")
+    assert json.loads(result.stdout)["findings"][0]["code"] == "windows_native_tf_2_11_plus"
