@@ -131,6 +131,19 @@ def test_markdown_finding_has_message_evidence_fix_steps_commands_links() -> Non
     assert "### cudnn: zlibwapi.dll missing (`zlibwapi_missing`, warn)" in md
 
 
+def test_markdown_ends_with_the_facts_as_json() -> None:
+    report = replay("win-cudnn89-no-zlibwapi")
+    md = fmt.to_markdown(report)
+    start = md.index("<details><summary>")
+    block = md[start:]
+    assert block.rstrip().endswith("</details>")
+    body = block.split("```json\n", 1)[1].rsplit("\n```", 1)[0]
+    facts = json.loads(body)
+    assert set(facts) <= set(LAYERS)
+    assert facts == {layer["layer"]: layer["facts"] for layer in report.to_dict()["layers"]
+                     if layer["facts"]}
+
+
 def test_markdown_of_a_ready_machine() -> None:
     md = fmt.to_markdown(replay("win-tf210-healthy"))
     assert "Ready: TensorFlow 2.10.1 runs on the GPU." in md

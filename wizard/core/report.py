@@ -146,6 +146,11 @@ def to_markdown(report: Report) -> str:
         lines += ["", "## Findings"]
     for layer, finding in findings:
         lines += _md_finding(layer["layer"], finding)
+    facts = {layer["layer"]: layer["facts"] for layer in data["layers"] if layer.get("facts")}
+    if facts:
+        body = json.dumps(facts, indent=2, ensure_ascii=False)
+        lines += ["", "<details><summary>What was checked (facts per layer)</summary>", "",
+                  *_md_block(body, "json"), "", "</details>"]
     return "\n".join(lines).rstrip() + "\n"
 
 
