@@ -518,3 +518,17 @@ def test_pip_target_served_by_a_system_toolkit_on_the_library_path():
     result, _ = run(m, target, exe)
     assert result.status == OK, result.findings
     assert "/usr/local/cuda-12.2/lib64" in result.summary
+
+
+def test_reg_sz_path_does_not_expand_variables():
+    m = Machine()
+    m.win_toolkit("11.2", "11.2.2")
+    m.path()
+    m.registry_path("%CUDA_PATH%\\bin")
+    system_env = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
+    m.registry[system_env]["Path"][0] = "REG_SZ"  # what a careless `setx` leaves behind
+    result, _ = run(m, windows_tf210())
+    assert result.status == FAIL
+    f = finding(result, "cuda_not_on_path")
+    assert "REG_SZ" in f.evidence and "%CUDA_PATH%\\bin" in f.evidence
+    assert "%CUDA_PATH%\\bin" in result.facts["path_entries_registry"]

@@ -792,24 +792,30 @@ def _conda_cuda_version(env: PythonEnv) -> tuple[Optional[str], Optional[str]]:
 
 def registry_path_entries(host: Host) -> Optional[list[str]]:
     """The PATH a newly started terminal gets: the system Path then the user Path from the
-    registry, ``%VAR%`` expanded (user variables over system ones, then the process's). None
-    when the registry says nothing (not Windows, or a profile without registry data)."""
+    registry, ``%VAR%`` expanded in ``REG_EXPAND_SZ`` values (user variables over system ones,
+    then the process's). A ``REG_SZ`` Path keeps its ``%VAR%`` entries literally, as Windows
+    does (the classic damage ``setx`` leaves), so such entries find nothing. None when the
+    registry says nothing (not Windows, or a profile without registry data)."""
     system = host.registry_values(SYSTEM_ENV_KEY)
     user = host.registry_values(USER_ENV_KEY)
     if not system and not user:
         return None
     variables = {k.upper(): v for k, v in host.env().items()}
     for values in (system, user):
-        for name, (_type, data) in values.items():
+        for name, (kind, data) in values.items():
             if name.upper() != "PATH" and isinstance(data, str):
-                variables[name.upper()] = expand_vars(data, variables)
+                variables[name.upper()] = _expand_typed(kind, data, variables)
     entries: list[str] = []
     for values in (system, user):
-        raw = next((d for n, (_t, d) in values.items() if n.upper() == "PATH"), None)
-        if isinstance(raw, str):
-            expanded = expand_vars(raw, variables)
+        raw = next(((t, d) for n, (t, d) in values.items() if n.upper() == "PATH"), None)
+        if raw is not None and isinstance(raw[1], str):
+            expanded = _expand_typed(raw[0], raw[1], variables)
             entries.extend(e.strip().strip('"') for e in expanded.split(";") if e.strip())
     return entries
+
+
+def _expand_typed(kind: str, data: str, variables: dict[str, str]) -> str:
+    return expand_vars(data, variables) if kind.upper() == "REG_EXPAND_SZ" else data
 
 
 def windows_loader_dirs(host: Host, path_entries: list[str], env: Optional[PythonEnv]

@@ -357,6 +357,10 @@ def _not_on_path(ctx: CheckContext, found: CudaDiscovery, install: CudaInstall) 
         steps.append(Step("new_terminal"))
         severity = "fail"
         evidence = f"{', '.join(install.cudart)} in {lib_dir}; neither PATH has this folder"
+        literal = [e for e in found.path_registry or [] if "%" in e]
+        if literal:
+            evidence += (f"; the saved PATH holds unexpanded entries ({', '.join(literal)}): "
+                         f"it is stored as REG_SZ, so Windows does not expand %VAR% in it")
         if install.on_path and install.on_new_path is False:
             # This process sees it (PATH set in this session only); new terminals will not.
             severity = "warn"
