@@ -238,3 +238,20 @@ def test_cli_prints_text_with_exit_code(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 1
     assert "\x1b[" not in out
     assert out.rstrip().endswith("Not ready: fix the cudnn layer first.")
+
+
+@pytest.mark.parametrize("path", sorted(PROFILES.glob("*.json")), ids=lambda p: p.stem)
+def test_every_profile_renders(path: Path) -> None:
+    report = run_check(ReplayHost.from_file(path))
+    text = fmt.to_text(report, color=True, encoding="utf-8")
+    last = ANSI.sub("", text).rstrip().splitlines()[-1]
+    if report.ready:
+        assert last == f"Ready: TensorFlow {report.target.tensorflow} runs on the GPU."
+    elif report.blocking_layer:
+        assert last == f"Not ready: fix the {report.blocking_layer} layer first."
+    else:
+        assert last.startswith("Not ready:")
+    assert len(layer_lines(ANSI.sub("", text))) == len(report.layers)
+    md = fmt.to_markdown(report)
+    assert len(md_table_rows(md)) == len(report.layers)
+    assert md.count("```") % 2 == 0
