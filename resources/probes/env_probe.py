@@ -262,6 +262,11 @@ def _jsonable(value):
 def _tf_gpus(tf):
     gpus = []
     for device in tf.config.list_physical_devices("GPU"):
+        try:
+            # the probe needs a few MB: do not reserve the whole GPU of a user who is training
+            tf.config.experimental.set_memory_growth(device, True)
+        except Exception:
+            pass
         entry = {"name": device.name, "device_name": None, "compute_capability": None}
         try:
             details = tf.config.experimental.get_device_details(device)

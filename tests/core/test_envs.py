@@ -308,3 +308,14 @@ def test_local_discovery_finds_this_venv(monkeypatch) -> None:
     monkeypatch.setenv("VIRTUAL_ENV", prefix)
     found = discover(LocalHost())
     assert any(env.kind == "venv" and env.prefix == prefix for env in found)
+
+
+def test_python_given_as_an_environment_folder(tmp_path: Path) -> None:
+    import subprocess
+
+    folder = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True,
+                   timeout=120)
+    exe, chosen, reason = choose_environment(LocalHost(), str(folder), timeout=60)
+    assert exe == str(folder / "bin" / "python") and chosen.get("error") is None
+    assert str(folder) in reason

@@ -634,8 +634,13 @@ def choose_environment(
     discovered ones are probed in parallel (the most promising ``MAX_PROBED``).
     """
     if python:
+        reason = "chosen with --python"
+        if host.is_dir(python):  # an environment folder given instead of its interpreter
+            inside = env_python(host, python)
+            if host.exists(inside):
+                python, reason = inside, f"chosen with --python ({python})"
         probe = host.probe_python(python, timeout=timeout)
-        return python, probe, "chosen with --python"
+        return python, probe, reason
     real = host if isinstance(host, LocalHost) else getattr(host, "inner", None)
     if not isinstance(real, LocalHost):  # a replayed profile: its recorded environments
         candidates = [(e["executable"], e.get("probe"), 0) for e in host.pythons()]
