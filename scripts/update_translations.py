@@ -95,21 +95,19 @@ def _quote(text: str) -> str:
 
 
 def _literal(text: str, indent: str) -> str:
-    """A Python string literal for ``text``; long texts are split into concatenated chunks
-    (lupdate joins adjacent literals, as Python does)."""
+    """A Python string literal for ``text``; long texts are split after spaces into
+    concatenated chunks (lupdate joins adjacent literals, as Python does)."""
     if len(text) <= 70:
         return _quote(text)
-    words = text.split(" ")
     chunks: list[str] = []
     current = ""
-    for word in words:
-        piece = word if not current else " " + word
-        if len(current) + len(piece) > 70 and current:
-            chunks.append(current + " ")
-            current = word
-        else:
-            current += piece
+    for token in re.findall(r"\s+|\S+\s*", text):
+        if current and len(current) + len(token) > 70:
+            chunks.append(current)
+            current = ""
+        current += token
     chunks.append(current)
+    assert "".join(chunks) == text
     return ("\n" + indent).join(_quote(chunk) for chunk in chunks)
 
 
@@ -124,9 +122,9 @@ def _placeholder(expr: ast.expr, used: dict[str, int]) -> str:
     return name
 
 
-def _template_of(node: ast.expr) -> str | None:
+def _template_of(node: ast.expr) -> str:
     """The English template of a literal (``"text"``) or an f-string (``f"CUDA {cuda}"`` ->
-    ``"CUDA {cuda}"``); None for anything computed."""
+    ``"CUDA {cuda}"``); "" for anything computed."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value.replace("{", "{{").replace("}", "}}")
     if isinstance(node, ast.JoinedStr):
@@ -138,9 +136,9 @@ def _template_of(node: ast.expr) -> str | None:
             elif isinstance(value, ast.FormattedValue):
                 parts.append("{" + _placeholder(value.value, used) + "}")
             else:  # pragma: no cover - other nodes do not occur in a JoinedStr
-                return None
+                return ""
         return "".join(parts)
-    return None
+    return ""
 
 
 def _call_name(node: ast.Call) -> str:
@@ -154,34 +152,91 @@ def _arg(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
+# Params of the code templates whose values core writes as English text ("where": " (no NVIDIA
+# PCI device)", "advice": "TensorFlow 2.10 is the newest release ..."). Paths, commands, versions
+# and names are left alone: they must never be translated.
+TEXT_PARAMS = frozenset({
+    "advice", "detail", "driver_cuda", "file_note", "max_note", "min_driver", "next_step", "note",
+    "problem", "what", "where", "cuda", "step", "missing", "found", "stage", "reason",
+})
+
+
+def _branches(node: ast.expr):
+    """The possible values of ``a if c else b`` and ``a or b``."""
+    if isinstance(node, ast.IfExp):
+        yield from _branches(node.body)
+        yield from _branches(node.orelse)
+    elif isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from _branches(value)
+    else:
+        yield node
+
+
+def _text_param_values(node: ast.AST):
+    """Expressions whose value core puts into a TEXT_PARAMS param: ``{"where": ...}``,
+    ``where = ...``, ``params["where"] = ...`` and what ``def _next_step`` / ``def _x_note``
+    return."""
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if isinstance(key, ast.Constant) and key.value in TEXT_PARAMS:
+                yield value
+    elif isinstance(node, ast.Assign):
+        for target in node.targets:
+            name = target.id if isinstance(target, ast.Name) else None
+            if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant):
+                name = target.slice.value
+            if name in TEXT_PARAMS:
+                yield node.value
+    elif isinstance(node, ast.FunctionDef):
+        name = node.name.lstrip("_")
+        if name in TEXT_PARAMS or name.endswith("_note"):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Return) and inner.value is not None:
+                    yield inner.value
+
+
+def _sentence_like(template: str) -> bool:
+    """Words, not a bare name or number: "the latest", "installed{where}", not "CUDA_PATH"."""
+    words = re.sub(r"\{\w*\}", "", template)
+    return any(ch.isalpha() for ch in words) and (" " in template.strip() or "{" in template)
+
+
 def core_free_texts() -> list[str]:
-    """English texts core writes outside the code table, as templates: the ``text`` of
-    ``Step("text", {"text": ...})`` and the title of ``Link(title, url)``, literal or f-string,
-    in every module of wizard/core (sorted, unique)."""
+    """English texts core writes outside the code table, as templates (sorted, unique): the
+    ``text`` of ``Step("text", {"text": ...})``, the title of ``Link(title, url)`` and the
+    sentence-like values of TEXT_PARAMS params, literal or f-string, in every module of
+    wizard/core."""
     found: set[str] = set()
     for path in sorted((ROOT / "wizard" / "core").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            name = _call_name(node)
-            text_node = None
-            if name == "Step":
-                key = _arg(node, 0, "key")
-                params = _arg(node, 1, "params")
-                if (
-                    isinstance(key, ast.Constant)
-                    and key.value == "text"
-                    and isinstance(params, ast.Dict)
-                ):
-                    for k, v in zip(params.keys, params.values):
-                        if isinstance(k, ast.Constant) and k.value == "text":
-                            text_node = v
-            elif name == "Link":
-                text_node = _arg(node, 0, "title")
-            template = _template_of(text_node) if text_node is not None else None
-            if template and template.strip() and any(ch.isalpha() for ch in template):
-                found.add(template)
+            nodes: list[ast.expr] = []
+            if isinstance(node, ast.Call):
+                name = _call_name(node)
+                if name == "Step":
+                    key = _arg(node, 0, "key")
+                    params = _arg(node, 1, "params")
+                    if (
+                        isinstance(key, ast.Constant)
+                        and key.value == "text"
+                        and isinstance(params, ast.Dict)
+                    ):
+                        nodes += [
+                            v
+                            for k, v in zip(params.keys, params.values)
+                            if isinstance(k, ast.Constant) and k.value == "text"
+                        ]
+                elif name == "Link":
+                    title = _arg(node, 0, "title")
+                    nodes += [title] if title is not None else []
+            else:
+                for value in _text_param_values(node):
+                    nodes += [v for v in _branches(value) if _sentence_like(_template_of(v))]
+            for text_node in nodes:
+                template = _template_of(text_node)
+                if template and template.strip() and any(ch.isalpha() for ch in template):
+                    found.add(template)
     return sorted(found)
 
 
@@ -241,8 +296,9 @@ def render_templates_module() -> str:
         lines.append(f"    {_quote(key)}: {call}{_literal(text, ' ' * 8)},\n    ),")
     lines.append("}")
     lines.append("")
-    lines.append("# Free-text steps and link titles written in wizard/core, as templates (an")
-    lines.append("# f-string's {expression} became a {placeholder}); context 'CoreText'.")
+    lines.append("# Free-text steps, link titles and text params written in wizard/core, as")
+    lines.append("# templates (an f-string's {expression} became a {placeholder});")
+    lines.append("# context 'CoreText'.")
     lines.append("CORE_TEXTS: tuple[str, ...] = (")
     call = 'QT_TRANSLATE_NOOP(\n        "CoreText",\n        '
     for text in core_free_texts():

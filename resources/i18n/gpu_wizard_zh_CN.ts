@@ -27,8 +27,48 @@
 <context>
     <name>CoreText</name>
     <message>
+        <source> (no /dev/nvidia* devices inside it)</source>
+        <translation>（其中没有 /dev/nvidia* 设备）</translation>
+    </message>
+    <message>
+        <source> (no NVIDIA PCI device)</source>
+        <translation>（没有 NVIDIA PCI 设备）</translation>
+    </message>
+    <message>
+        <source> (/dev/nvidia* exist, but the driver libraries were not mounted: NVIDIA_DRIVER_CAPABILITIES may lack compute,utility)</source>
+        <translation>（/dev/nvidia* 存在，但驱动库没有挂载进来：NVIDIA_DRIVER_CAPABILITIES 可能缺少 compute,utility）</translation>
+    </message>
+    <message>
+        <source> (NVML and nvidia-smi found no driver, and no display device was listed)</source>
+        <translation>（NVML 和 nvidia-smi 都没有找到驱动，也没有列出任何显示设备）</translation>
+    </message>
+    <message>
+        <source> CUDA {major}.x minor-version compatibility lowers the floor to {requirement_compat}, which this driver does not reach either.</source>
+        <translation>借助 CUDA {major}.x 的次版本兼容，最低要求可降到 {requirement_compat}，但这个驱动也没有达到。</translation>
+    </message>
+    <message>
+        <source> This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a newer one.</source>
+        <translation>这个驱动分支最高只到 CUDA {driver_cuda}；CUDA {major}.x 需要更新的驱动。</translation>
+    </message>
+    <message>
+        <source> in {installed_where}</source>
+        <translation>，位于 {installed_where}</translation>
+    </message>
+    <message>
+        <source>, and its build leaves out compute capability {cc}</source>
+        <translation>，而且它的构建不包含计算能力 {cc}</translation>
+    </message>
+    <message>
         <source>Add your user to the group shown there (usually &apos;video&apos;; the driver&apos;s DeviceFileGID in /proc/driver/nvidia/params sets it):</source>
         <translation>把你的用户加入上面显示的用户组（通常是 &apos;video&apos;；由驱动在 /proc/driver/nvidia/params 中的 DeviceFileGID 决定）：</translation>
+    </message>
+    <message>
+        <source>CPU build</source>
+        <translation>CPU 版本</translation>
+    </message>
+    <message>
+        <source>CUDA Toolkit {cuda}</source>
+        <translation>CUDA 工具包 {cuda}</translation>
     </message>
     <message>
         <source>CUDA Toolkit {cuda} download (archive)</source>
@@ -37,6 +77,14 @@
     <message>
         <source>CUDA installation guide</source>
         <translation>CUDA 安装指南</translation>
+    </message>
+    <message>
+        <source>CUDA {cuda}</source>
+        <translation>CUDA {cuda}</translation>
+    </message>
+    <message>
+        <source>Check the path (a venv&apos;s interpreter is bin/python, or Scripts\python.exe on Windows), or leave out --python to let the wizard find your environments.</source>
+        <translation>请检查路径（venv 的解释器是 bin/python，Windows 上是 Scripts\python.exe），或者不加 --python，让本向导自己查找你的环境。</translation>
     </message>
     <message>
         <source>Create an environment with Python {ctx_target_python}.</source>
@@ -87,6 +135,10 @@
         <translation>Kubernetes：在 Pod 的资源中申请 nvidia.com/gpu（需要 NVIDIA device plugin）。</translation>
     </message>
     <message>
+        <source>Load it now, and make it load at boot:</source>
+        <translation>现在加载它，并设置为开机自动加载：</translation>
+    </message>
+    <message>
         <source>Log out and in again (or restart) so the new group applies.</source>
         <translation>注销后重新登录（或重启电脑），让新的用户组生效。</translation>
     </message>
@@ -119,6 +171,10 @@
         <translation>NVIDIA：支持 CUDA 的显卡</translation>
     </message>
     <message>
+        <source>NVML did not answer within {timeout} s (the driver may be hung; restart the machine)</source>
+        <translation>NVML 在 {timeout} 秒内没有响应（驱动可能已卡死；请重启电脑）</translation>
+    </message>
+    <message>
         <source>On the host: install the NVIDIA driver and the NVIDIA Container Toolkit.</source>
         <translation>在宿主机上：安装 NVIDIA 显卡驱动和 NVIDIA Container Toolkit。</translation>
     </message>
@@ -131,8 +187,24 @@
         <translation>PyTorch：安装</translation>
     </message>
     <message>
+        <source>Python {python} at {ctx_python}</source>
+        <translation>Python {python}，位于 {ctx_python}</translation>
+    </message>
+    <message>
         <source>Remove the Linux NVIDIA driver packages from this distro (keep only a WSL cuda-toolkit without driver, if you need nvcc).</source>
         <translation>从这个发行版中删除 Linux 版 NVIDIA 驱动软件包（如果需要 nvcc，只保留不含驱动的 WSL 版 cuda-toolkit）。</translation>
+    </message>
+    <message>
+        <source>Run &quot;{python}&quot; -c &quot;import tensorflow&quot; in a terminal to see the error, or choose another environment with --python.</source>
+        <translation>请在终端中运行 &quot;{python}&quot; -c &quot;import tensorflow&quot; 查看报错，或用 --python 选择另一个环境。</translation>
+    </message>
+    <message>
+        <source>Run &quot;{python}&quot; -c &quot;import tensorflow&quot; in a terminal to see where it hangs, then check again (a first import can be slow); or choose another environment with --python.</source>
+        <translation>请在终端中运行 &quot;{python}&quot; -c &quot;import tensorflow&quot;，看它卡在哪里，然后重新检查（第一次导入可能比较慢）；或用 --python 选择另一个环境。</translation>
+    </message>
+    <message>
+        <source>Run the check again.</source>
+        <translation>请重新运行检查。</translation>
     </message>
     <message>
         <source>Run the wizard as the signed-in desktop user, not as a service or in a session without GPU access (some Remote Desktop setups).</source>
@@ -141,6 +213,10 @@
     <message>
         <source>TensorFlow on WSL2</source>
         <translation>在 WSL2 上使用 TensorFlow</translation>
+    </message>
+    <message>
+        <source>TensorFlow {fitting} is the newest release whose GPU build still supports it</source>
+        <translation>TensorFlow {fitting} 是 GPU 版本仍支持它的最新版本</translation>
     </message>
     <message>
         <source>TensorFlow: install with pip</source>
@@ -163,6 +239,18 @@
         <translation>PCI 设备 10DE:{device_id} 是哪块显卡？</translation>
     </message>
     <message>
+        <source>an unknown version</source>
+        <translation>未知版本</translation>
+    </message>
+    <message>
+        <source>chosen with --python</source>
+        <translation>通过 --python 指定</translation>
+    </message>
+    <message>
+        <source>chosen with --tf</source>
+        <translation>通过 --tf 指定</translation>
+    </message>
+    <message>
         <source>cuDNN 8.9 install guide: zlib</source>
         <translation>cuDNN 8.9 安装指南：zlib</translation>
     </message>
@@ -175,8 +263,60 @@
         <translation>cuDNN {target_cudnn} 下载（NVIDIA 官网，需要登录）</translation>
     </message>
     <message>
+        <source>cuDNN {target_cudnn} for CUDA {target_cuda}</source>
+        <translation>适用于 CUDA {target_cuda} 的 cuDNN {target_cudnn}</translation>
+    </message>
+    <message>
+        <source>driver {driver} is loaded but lists no GPU: the card may need a different driver branch, e.g. a legacy one for an old GPU or a newer one for a new GPU</source>
+        <translation>驱动 {driver} 已加载，但没有列出任何显卡：这块显卡可能需要另一个驱动分支，例如旧显卡需要旧版（legacy）驱动，新显卡需要更新的驱动</translation>
+    </message>
+    <message>
+        <source>installed{where}</source>
+        <translation>已安装{where}</translation>
+    </message>
+    <message>
+        <source>no current TensorFlow GPU build supports it; use the CPU or a newer GPU</source>
+        <translation>目前没有任何 TensorFlow GPU 版本支持它；请使用 CPU 或更新的显卡</translation>
+    </message>
+    <message>
+        <source>nvidia-modprobe is installed and normally creates it on the first CUDA call; if CUDA still fails with error 999 or &apos;cudaGetDeviceCount returned 30&apos;, load it by hand.</source>
+        <translation>已安装 nvidia-modprobe，它通常会在第一次调用 CUDA 时创建该设备；如果 CUDA 仍然报错 999 或“cudaGetDeviceCount returned 30”，请手动加载。</translation>
+    </message>
+    <message>
+        <source>printed nothing</source>
+        <translation>没有任何输出</translation>
+    </message>
+    <message>
+        <source>printed something that is not its JSON</source>
+        <translation>输出的不是它应有的 JSON</translation>
+    </message>
+    <message>
+        <source>recommended for native Windows: the last TF with GPU support there</source>
+        <translation>原生 Windows 的推荐版本：那里最后一个支持 GPU 的 TF</translation>
+    </message>
+    <message>
+        <source>recommended for {OS_NAMES_os_kind}: the newest TF, with CUDA and cuDNN from pip (tensorflow[and-cuda])</source>
+        <translation>{OS_NAMES_os_kind} 的推荐版本：最新的 TF，CUDA 和 cuDNN 由 pip 安装（tensorflow[and-cuda]）</translation>
+    </message>
+    <message>
+        <source>the Python binding nvidia-ml-py (pynvml) is not installed: {exc}</source>
+        <translation>没有安装 Python 绑定 nvidia-ml-py（pynvml）：{exc}</translation>
+    </message>
+    <message>
+        <source>the latest</source>
+        <translation>最新版本</translation>
+    </message>
+    <message>
+        <source>your framework</source>
+        <translation>所需版本</translation>
+    </message>
+    <message>
         <source>zlib 1.2.3 DLL for x64 (winimage)</source>
         <translation>zlib 1.2.3 x64 版 DLL（winimage）</translation>
+    </message>
+    <message>
+        <source>zlibwapi.dll (zlib123dllx64.zip)</source>
+        <translation>zlibwapi.dll（zlib123dllx64.zip 中）</translation>
     </message>
 </context>
 <context>

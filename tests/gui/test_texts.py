@@ -141,6 +141,9 @@ def test_core_free_texts_translate_with_their_values(chinese) -> None:
 
     assert CORE_TEXTS, "no free texts extracted from wizard/core"
     for template in CORE_TEXTS:
+        words = re.sub(r"[^\w]+", " ", re.sub(r"\{\w*\}", " ", template)).split()
+        if all(word in ("CUDA", "cuDNN", "TensorFlow", "Python") for word in words):
+            continue  # "CUDA {cuda}": nothing to translate
         params = _sample_params(template)
         english = texts.render(template, params)
         for translated in (

@@ -24,8 +24,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            "TensorFlow can only use an NVIDIA GPU with CUDA. Use the CPU build, or "
-            "run on a machine with an NVIDIA GPU.",
+            "TensorFlow can only use an NVIDIA GPU with CUDA. Use the CPU build, "
+            "or run on a machine with an NVIDIA GPU.",
         ),
     ),
     "compute_capability_unsupported": (
@@ -239,8 +239,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         QT_TRANSLATE_NOOP(
             "Findings",
             "Install the matching CUDA Toolkit ({cuda}) completely, or the pip "
-            "package that provides {file}, and put its library folder on the loader "
-            "path.",
+            "package that provides {file}, and put its library folder on the "
+            "loader path.",
         ),
     ),
     "libdevice_or_ptxas_missing": (
@@ -287,8 +287,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            "Install cuDNN {cudnn} for CUDA {cuda}, and remove or move older copies "
-            "that come first on the loader path.",
+            "Install cuDNN {cudnn} for CUDA {cuda}, and remove or move older "
+            "copies that come first on the loader path.",
         ),
     ),
     "cudnn_partial_install": (
@@ -416,8 +416,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            "cuDNN or cuBLAS could not initialise, almost always because GPU memory "
-            "is taken.",
+            "cuDNN or cuBLAS could not initialise, almost always because GPU "
+            "memory is taken.",
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
@@ -432,8 +432,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            "The GPU reported 'operation not supported' (usually cudaMallocAsync on "
-            "a laptop or virtual GPU).",
+            "The GPU reported 'operation not supported' (usually cudaMallocAsync "
+            "on a laptop or virtual GPU).",
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
@@ -525,8 +525,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            "Install a 64-bit Python {python_range} and create the environment with "
-            "it.",
+            "Install a 64-bit Python {python_range} and create the environment "
+            "with it.",
         ),
     ),
     "gpu_computation_failed": (
@@ -553,8 +553,8 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             QT_TRANSLATE_NOOP(
                 "Findings",
-                "{gpu} has compute capability {cc}, but this {framework} build needs at "
-                "least {min_cc}.",
+                "{gpu} has compute capability {cc}, but this {framework} build needs "
+                "at least {min_cc}.",
             ),
             QT_TRANSLATE_NOOP(
                 "Findings",
@@ -608,8 +608,8 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             ),
             QT_TRANSLATE_NOOP(
                 "Findings",
-                "The NVIDIA driver is older than the CUDA {cuda} this program was built "
-                "with.",
+                "The NVIDIA driver is older than the CUDA {cuda} this program was "
+                "built with.",
             ),
             QT_TRANSLATE_NOOP(
                 "Findings",
@@ -732,9 +732,9 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             QT_TRANSLATE_NOOP(
                 "Findings",
-                "Download cuDNN {cudnn} for your CUDA version and copy its bin, include "
-                "and lib files into the CUDA folder (the wizard can do this from the "
-                "zip).",
+                "Download cuDNN {cudnn} for your CUDA version and copy its bin, "
+                "include and lib files into the CUDA folder (the wizard can do this "
+                "from the zip).",
             ),
             QT_TRANSLATE_NOOP(
                 "Findings",
@@ -825,8 +825,8 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             QT_TRANSLATE_NOOP(
                 "Findings",
                 "Uninstall the CPU-only {package} and install its GPU build (PyTorch: "
-                "the CUDA wheel from pytorch.org; TensorFlow on Linux/WSL2: pip install "
-                '"tensorflow[and-cuda]").',
+                "the CUDA wheel from pytorch.org; TensorFlow on Linux/WSL2: pip "
+                'install "tensorflow[and-cuda]").',
             ),
         ),
     ),
@@ -887,8 +887,8 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             QT_TRANSLATE_NOOP(
                 "Findings",
-                'Run {python} -c "import tensorflow" in a terminal to see the error, or '
-                "choose another environment with --python.",
+                'Run {python} -c "import tensorflow" in a terminal to see the error, '
+                "or choose another environment with --python.",
             ),
         ),
     ),
@@ -926,8 +926,8 @@ STEPS: dict[str, str] = {
     ),
     "install_cuda": QT_TRANSLATE_NOOP(
         "Steps",
-        "Install CUDA Toolkit {cuda}; in the installer choose Custom and untick "
-        "the display driver if yours is newer.",
+        "Install CUDA Toolkit {cuda}; in the installer choose Custom and "
+        "untick the display driver if yours is newer.",
     ),
     "copy_cudnn": QT_TRANSLATE_NOOP(
         "Steps",
@@ -947,13 +947,58 @@ STEPS: dict[str, str] = {
     ),
 }
 
-# Free-text steps and link titles written in wizard/core, as templates (an
-# f-string's {expression} became a {placeholder}); context 'CoreText'.
+# Free-text steps, link titles and text params written in wizard/core, as
+# templates (an f-string's {expression} became a {placeholder});
+# context 'CoreText'.
 CORE_TEXTS: tuple[str, ...] = (
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " (/dev/nvidia* exist, but the driver libraries were not mounted: "
+        "NVIDIA_DRIVER_CAPABILITIES may lack compute,utility)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " (NVML and nvidia-smi found no driver, and no display device was "
+        "listed)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " (no /dev/nvidia* devices inside it)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " (no NVIDIA PCI device)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " CUDA {major}.x minor-version compatibility lowers the floor to "
+        "{requirement_compat}, which this driver does not reach either.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs "
+        "a newer one.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        " in {installed_where}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        ", and its build leaves out compute capability {cc}",
+    ),
     QT_TRANSLATE_NOOP(
         "CoreText",
         "Add your user to the group shown there (usually 'video'; the driver's "
         "DeviceFileGID in /proc/driver/nvidia/params sets it):",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "CPU build",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "CUDA Toolkit {cuda}",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -965,12 +1010,22 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "CUDA {cuda}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "Check the path (a venv's interpreter is bin/python, or "
+        "Scripts\\python.exe on Windows), or leave out --python to let the "
+        "wizard find your environments.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "Create an environment with Python {ctx_target_python}.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        "Create an environment with Python {target_range} (e.g. conda create -n "
-        "tf python={newest_in_range_target_range}).",
+        "Create an environment with Python {target_range} (e.g. conda create "
+        "-n tf python={newest_in_range_target_range}).",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -993,8 +1048,8 @@ CORE_TEXTS: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
         "CoreText",
         "If this machine has an NVIDIA GPU, make sure it is enabled in the "
-        "BIOS/UEFI (hybrid graphics or MUX switch settings) and seated/powered, "
-        "then check again.",
+        "BIOS/UEFI (hybrid graphics or MUX switch settings) and "
+        "seated/powered, then check again.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -1024,6 +1079,10 @@ CORE_TEXTS: tuple[str, ...] = (
         "CoreText",
         "Kubernetes: request nvidia.com/gpu in the pod's resources (NVIDIA "
         "device plugin).",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "Load it now, and make it load at boot:",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -1059,6 +1118,11 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "NVML did not answer within {timeout} s (the driver may be hung; "
+        "restart the machine)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "On the host: install the NVIDIA driver and the NVIDIA Container "
         "Toolkit.",
     ),
@@ -1073,17 +1137,41 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "Python {python} at {ctx_python}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "Remove the Linux NVIDIA driver packages from this distro (keep only a "
         "WSL cuda-toolkit without driver, if you need nvcc).",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        "Run the wizard as the signed-in desktop user, not as a service or in a "
-        "session without GPU access (some Remote Desktop setups).",
+        'Run "{python}" -c "import tensorflow" in a terminal to see the error, '
+        "or choose another environment with --python.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        'Run "{python}" -c "import tensorflow" in a terminal to see where it '
+        "hangs, then check again (a first import can be slow); or choose "
+        "another environment with --python.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "Run the check again.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "Run the wizard as the signed-in desktop user, not as a service or in "
+        "a session without GPU access (some Remote Desktop setups).",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
         "TensorFlow on WSL2",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "TensorFlow {fitting} is the newest release whose GPU build still "
+        "supports it",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -1109,6 +1197,18 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "an unknown version",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "chosen with --python",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "chosen with --tf",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "cuDNN 8.9 install guide: zlib",
     ),
     QT_TRANSLATE_NOOP(
@@ -1121,6 +1221,64 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "cuDNN {target_cudnn} for CUDA {target_cuda}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "driver {driver} is loaded but lists no GPU: the card may need a "
+        "different driver branch, e.g. a legacy one for an old GPU or a newer "
+        "one for a new GPU",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "installed{where}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "no current TensorFlow GPU build supports it; use the CPU or a newer "
+        "GPU",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "nvidia-modprobe is installed and normally creates it on the first "
+        "CUDA call; if CUDA still fails with error 999 or 'cudaGetDeviceCount "
+        "returned 30', load it by hand.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "printed nothing",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "printed something that is not its JSON",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "recommended for native Windows: the last TF with GPU support there",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "recommended for {OS_NAMES_os_kind}: the newest TF, with CUDA and "
+        "cuDNN from pip (tensorflow[and-cuda])",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "the Python binding nvidia-ml-py (pynvml) is not installed: {exc}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "the latest",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "your framework",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "zlib 1.2.3 DLL for x64 (winimage)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "zlibwapi.dll (zlib123dllx64.zip)",
     ),
 )

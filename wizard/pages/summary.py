@@ -250,7 +250,7 @@ class SummaryPage(WizardPageBase):
         if self.session.options.tensorflow:
             reason = self.tr("chosen on the first page")
         else:
-            reason = target.reason
+            reason = texts.core_text(target.reason)
         self.target_label.setText(
             self.tr("Target: TensorFlow {tf} ({reason}). Checked environment: {env}").format(
                 tf=target.tensorflow, reason=reason, env=env)

@@ -108,7 +108,7 @@ def _finding_text(finding: Any, primary: str, fallbacks: dict[str, tuple[str, ..
     then translate it and fill it."""
     params = _params(finding)
     template = codes.choose_template(primary, fallbacks.get(finding.code, ()), params)
-    return render(QCoreApplication.translate(_FINDINGS_CONTEXT, template), params)
+    return render(QCoreApplication.translate(_FINDINGS_CONTEXT, template), _translated(params))
 
 
 def finding_message(finding: Any) -> str:
@@ -138,7 +138,13 @@ def step_text(step: Any) -> str:
     template = codes.STEPS.get(step.key)
     if template is None:
         return render("{text}", params)
-    return render(QCoreApplication.translate(_STEPS_CONTEXT, template), params)
+    return render(QCoreApplication.translate(_STEPS_CONTEXT, template), _translated(params))
+
+
+def _translated(params: dict[str, Any]) -> dict[str, Any]:
+    """Params with the English texts core writes into them (" (no NVIDIA PCI device)")
+    translated; paths, versions and commands match no core text and stay as they are."""
+    return {k: core_text(v) if isinstance(v, str) else v for k, v in params.items()}
 
 
 def link_title(link: Any) -> str:
@@ -180,7 +186,11 @@ def core_text(english: str) -> str:
     for regex, template, names in _core_patterns():
         match = regex.fullmatch(english)
         if match:
-            values = dict(zip(names, match.groups()))
+            # A value may itself be a core text (f"installed{where}" with where = f" in {path}").
+            values = {
+                name: core_text(value) if len(value) < len(english) else value
+                for name, value in zip(names, match.groups())
+            }
             return render(QCoreApplication.translate(_CORE_CONTEXT, template), values)
     return english
 
