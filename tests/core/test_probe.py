@@ -295,6 +295,12 @@ def test_failing_interpreter_is_crashed_with_its_stderr(tmp_path: Path) -> None:
     assert "boom: cannot start" in result["stderr_tail"]
 
 
+def test_python2_is_named_as_too_old(tmp_path: Path) -> None:
+    exe = fake_python(tmp_path, "echo 'Unknown option: -I' >&2; echo 'usage: python' >&2; exit 2")
+    result = run_probe(exe, timeout=10)
+    assert result["error_kind"] == "crashed" and "too old" in result["error"]
+
+
 def test_interpreter_killed_by_a_signal_names_it(tmp_path: Path) -> None:
     result = run_probe(fake_python(tmp_path, "kill -SEGV $$"), timeout=10)
     assert result["error_kind"] == "crashed"

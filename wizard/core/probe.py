@@ -147,6 +147,11 @@ def run_probe(
             return data
         kind = "bad_output" if process.returncode == 0 else "crashed"
     message = _message(kind, executable, timeout, process.returncode, _stage(err_text), out_text)
+    if "Unknown option: -I" in err_text:  # Python 2 (or 3.3): no isolated mode
+        message = (
+            f"{executable} is too old to run the environment probe (it has no -I option: Python 2"
+            " or 3.3); TensorFlow 2 needs Python 3.7 or newer, so choose another environment"
+        )
     result = _failure(executable, kind, message)
     result.update(
         returncode=process.returncode,
