@@ -1060,6 +1060,23 @@ def p_win_driver_too_old() -> dict:
     return w.build()
 
 
+def p_win_driver_minor_compat() -> dict:
+    w = Win("win-driver-456-minor-compat",
+            "Windows 10 desktop, GTX 1660 Ti on driver 456.71 (CUDA 11.1): older than CUDA "
+            "11.2's own 460.82 but above 452.39, so CUDA 11.x minor-version compatibility lets "
+            "TF 2.10 run (only PTX JIT would need the newer driver).",
+            release="10.0.19045", computer="DESKTOP-1660TI")
+    w.driver("456.71", 11010, ["1660ti"], laptop_igpu=False)
+    home = w.cuda("11.2", "11.2.2")
+    w.files.update(win_cudnn8_files(home, (8, 1, 1)))
+    log = "\n".join([CPU_GUARD_210, created_device_210("1660ti", 3961), LOADED_CUDNN_81])
+    w.conda_env("tf", probe_tf210_win("1660ti", log + "\n"))
+    w.expect = {"blocking_layer": None, "ready": True, "codes": [],
+                "absent": ["no_driver_or_nvidia_smi_missing", "cuda_not_installed"],
+                "statuses": {"gpu": "ok", "driver": "warn", "cuda": "ok", "cudnn": "ok"}}
+    return w.build()
+
+
 def p_win_cuda_not_on_path() -> dict:
     w = win_tf210_base("win-cuda112-not-on-path",
                        "Windows 11 laptop, CUDA 11.2 and cuDNN 8.1 installed, CUDA_PATH set, but "
@@ -1778,7 +1795,8 @@ def p_wsl_linux_driver() -> dict:
 
 
 PROFILES = [
-    p_win_healthy, p_win_cudnn_never_copied, p_win_driver_too_old, p_win_cuda_not_on_path,
+    p_win_healthy, p_win_cudnn_never_copied, p_win_driver_too_old, p_win_driver_minor_compat,
+    p_win_cuda_not_on_path,
     p_win_code28, p_win_tf215, p_win_cudnn89_no_zlib, p_win_cudnn_partial, p_win_cuda12,
     p_win_intel_only, p_win_gtx680, p_win_zh_cn, p_win_cuda_not_installed,
     p_win_conda_cudatoolkit, p_win_cudart_missing,
