@@ -9,6 +9,7 @@ from cuda_profiles import (
     TOOLKITS,
     Machine,
     codes,
+    cudnn_header,
     finding,
     run,
     windows_tf210,
@@ -482,3 +483,52 @@ def test_partial_wheel_is_reinstalled_with_pip():
     assert f.params["missing"] == "libcudnn_graph.so.9"
     assert f.fix.commands == ("pip install --force-reinstall nvidia-cudnn-cu12==9.3.0.75",)
     assert f.fix.action is None
+
+
+# ------------------------------------------------------------------------------------------
+# Archives (for the install_cudnn fix action)
+# ------------------------------------------------------------------------------------------
+
+
+def test_inspect_the_81_windows_zip():
+    from wizard.core.cudnn_installs import inspect_archive
+
+    members = ["cuda/", *(f"cuda/bin/{n}" for n in WINDOWS_FILES[8]),
+               "cuda/include/cudnn.h", "cuda/include/cudnn_version.h",
+               "cuda/lib/x64/cudnn.lib", "cuda/lib/x64/cudnn64_8.lib",
+               "cuda/NVIDIA_SLA_cuDNN_Support.txt"]
+    archive = inspect_archive(
+        members, windows=True,
+        archive_name="C:\\Users\\me\\Downloads\\cudnn-11.2-windows-x64-v8.1.1.33.zip")
+    assert (archive.version, archive.major, archive.cuda) == ("8.1.1.33", 8, "11.2")
+    assert archive.usable and not archive.needs_zlibwapi
+    dests = dict(archive.copies)
+    assert dests["cuda/bin/cudnn64_8.dll"] == "bin\\cudnn64_8.dll"
+    assert dests["cuda/include/cudnn_version.h"] == "include\\cudnn_version.h"
+    assert dests["cuda/lib/x64/cudnn.lib"] == "lib\\x64\\cudnn.lib"
+    assert "cuda/NVIDIA_SLA_cuDNN_Support.txt" not in dests
+
+
+def test_inspect_a_newer_archive_with_a_header_and_a_missing_library():
+    from wizard.core.cudnn_installs import inspect_archive
+
+    root = "cudnn-windows-x86_64-8.9.7.29_cuda11-archive"
+    members = [f"{root}/bin/{n}" for n in WINDOWS_FILES[8] if "adv_train" not in n]
+    members += [f"{root}/include/cudnn_version.h", f"{root}/lib/cudnn.lib", f"{root}/LICENSE"]
+    archive = inspect_archive(members, windows=True, header_text=cudnn_header("8.9.7"))
+    assert (archive.version, archive.cuda) == ("8.9.7", "11")
+    assert archive.needs_zlibwapi
+    assert archive.missing == ["cudnn_adv_train64_8.dll"] and not archive.usable
+    assert dict(archive.copies)[f"{root}/lib/cudnn.lib"] == "lib\\x64\\cudnn.lib"
+
+
+def test_inspect_a_linux_tar():
+    from wizard.core.cudnn_installs import LINUX_FILES, inspect_archive
+
+    root = "cudnn-linux-x86_64-9.3.0.75_cuda12-archive"
+    members = [f"{root}/lib/{n}" for n in LINUX_FILES[9]]
+    members += [f"{root}/lib/libcudnn.so.9.3.0", f"{root}/include/cudnn_version.h"]
+    archive = inspect_archive(members, windows=False, archive_name=root + ".tar.xz")
+    assert (archive.version, archive.major, archive.cuda) == ("9.3.0.75", 9, "12")
+    assert archive.usable
+    assert dict(archive.copies)[f"{root}/lib/libcudnn.so.9"] == "lib64/libcudnn.so.9"

@@ -472,3 +472,86 @@ def _find_zlibwapi(discovery: CudnnDiscovery) -> None:
                 discovery.zlibwapi.append(path)
             if index < on_path_count:
                 discovery.zlibwapi_on_path = True
+
+
+# ------------------------------------------------------------------------------------------
+# A cuDNN archive (zip / tar) before it is installed: for the install_cudnn fix action
+# ------------------------------------------------------------------------------------------
+
+_ARCHIVE_VERSION = re.compile(r"(?:^|[-_v])(\d+\.\d+\.\d+(?:\.\d+)?)(?=[-_.]|$)")
+_ARCHIVE_CUDA = re.compile(r"(?:_cuda(\d+(?:\.\d+)?)-archive|^cudnn-(\d+\.\d+)-)", re.IGNORECASE)
+
+
+@dataclass
+class CudnnArchive:
+    """What a cuDNN archive holds and where each file goes under a CUDA-style root."""
+
+    version: Optional[str]
+    major: Optional[int]
+    cuda: Optional[str]
+    """The CUDA the archive was built for, from its name (``_cuda11-archive`` -> "11",
+    ``cudnn-11.2-windows-x64-v8.1.1.33.zip`` -> "11.2")."""
+    copies: list[tuple[str, str]]
+    """(member path in the archive, destination relative to the root: ``bin\\cudnn64_8.dll``,
+    ``include/cudnn.h``, ``lib\\x64\\cudnn.lib``, ``lib64/libcudnn.so.8``)."""
+    libraries: list[str]
+    missing: list[str]
+    """Libraries of that major the archive lacks (a broken or wrong download)."""
+    needs_zlibwapi: bool
+
+    @property
+    def usable(self) -> bool:
+        return self.major is not None and not self.missing
+
+
+def inspect_archive(members: list[str], windows: bool, header_text: Optional[str] = None,
+                    archive_name: str = "") -> CudnnArchive:
+    """Plan the copy of a cuDNN archive from its member list (``zipfile.namelist()`` /
+    ``tarfile.getnames()``). ``header_text`` is the archive's ``cudnn_version.h`` (or
+    ``cudnn.h``) if the caller read it; else the version comes from the archive's name. Works
+    for the 8.1 zip (``cuda/bin/...``) and the later ``cudnn-<os>-<arch>-<ver>_cudaNN-archive/``
+    layout."""
+    sep = "\\" if windows else "/"
+    copies: list[tuple[str, str]] = []
+    for member in members:
+        parts = [p for p in member.replace("\\", "/").split("/") if p]
+        if len(parts) < 2 or member.endswith("/"):
+            continue
+        dest = _archive_dest(parts, windows)
+        if dest is not None:
+            copies.append((member, sep.join(dest)))
+    names = [dest.split(sep)[-1] for _, dest in copies]
+    libraries = cudnn_files(names, windows)
+    version = parse_cudnn_header(header_text) if header_text else None
+    base = archive_name.replace("\\", "/").split("/")[-1]
+    if version is None:
+        found = _ARCHIVE_VERSION.findall(base) or [
+            m for member in members[:1] for m in _ARCHIVE_VERSION.findall(member.split("/")[0])
+        ]
+        version = next((v for v in found if int(v.split(".")[0]) >= 5), None)
+    majors = {m for m in (file_major(n) for n in libraries) if m is not None}
+    major = major_of(version) if version else (max(majors) if majors else None)
+    cuda_match = _ARCHIVE_CUDA.search(base) or next(
+        (m for m in (_ARCHIVE_CUDA.search(member) for member in members[:1]) if m), None)
+    cuda = (cuda_match.group(1) or cuda_match.group(2)) if cuda_match else None
+    missing = ([n for n in expected_files(major, windows) if not has_file(libraries, n, windows)]
+               if major is not None else [])
+    return CudnnArchive(version, major, cuda, copies, libraries, missing,
+                        needs_zlibwapi(version, windows))
+
+
+def _archive_dest(parts: list[str], windows: bool) -> Optional[list[str]]:
+    """``[root, "bin", "x.dll"]`` -> ``["bin", "x.dll"]``; lib files go to ``lib\\x64`` on
+    Windows and ``lib64`` on Linux; anything else (LICENSE, docs) is not copied."""
+    for index, part in enumerate(parts[:-1]):
+        kind = part.lower()
+        rest = parts[index + 1:]
+        if kind == "bin":
+            return ["bin", *rest]
+        if kind == "include":
+            return ["include", *rest]
+        if kind in ("lib", "lib64"):
+            if windows:
+                return ["lib", "x64", *(rest[1:] if rest[0].lower() == "x64" else rest)]
+            return ["lib64", *rest]
+    return None
