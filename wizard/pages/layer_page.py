@@ -70,6 +70,7 @@ class LayerPage(WizardPageBase):
         self._result: Optional[LayerResult] = None
         self._error: Optional[WorkerError] = None
         self.cards: list[FindingCard] = []
+        self._shown: tuple = ()
 
         self.badge = StatusBadge(UNKNOWN, self)
         self.summary = QLabel(self)
@@ -133,6 +134,27 @@ class LayerPage(WizardPageBase):
         else:
             self.start_check()
 
+    def showEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt override
+        # Back does not call initializePage: catch up with results that changed meanwhile (the
+        # TensorFlow layer adds what the loader's log says to lower layers; choosing another
+        # environment can change the target and drop every result).
+        super().showEvent(event)
+        self.refresh_from_session()
+
+    def refresh_from_session(self) -> None:
+        if self._state == RUNNING_STATE:
+            return
+        cached = self.session.result(self.layer)
+        if cached is None:
+            if self._result is not None:
+                self._result = None
+                self.start_check()
+            return
+        if cached is not self._result or self._shown != _signature(cached):
+            self._result, self._error, self._state = cached, None, DONE
+            self._show_state()
+            self.completeChanged.emit()
+
     def cleanupPage(self) -> None:  # noqa: N802 - Qt override (Back)
         self.cancel_check()
 
@@ -146,13 +168,16 @@ class LayerPage(WizardPageBase):
     def start_check(self, recheck: bool = False) -> None:
         self.cancel_check()
         self._state, self._error = RUNNING_STATE, None
-        worker = self.workers.start(self.work, recheck)
-        signals = worker.signals
-        signals.sig_progress.connect(self._on_worker_progress)
-        signals.sig_result.connect(self._on_worker_result)
-        signals.sig_error.connect(self._on_worker_error)
-        signals.sig_cancelled.connect(self._on_worker_cancelled)
-        self._worker = worker
+        self._worker = self.workers.start(
+            self.work,
+            recheck,
+            slots={
+                "sig_progress": self._on_worker_progress,
+                "sig_result": self._on_worker_result,
+                "sig_error": self._on_worker_error,
+                "sig_cancelled": self._on_worker_cancelled,
+            },
+        )
         self.progress.start()
         self._show_state()
         self.completeChanged.emit()
@@ -235,9 +260,10 @@ class LayerPage(WizardPageBase):
         elif self._result is not None:
             result = self._result
             self.badge.set_status(result.status)
-            self.summary.setText(result.summary or texts.status_text(result.status))
+            self.summary.setText(texts.layer_summary(result))
             self._set_findings(list(result.findings))
             self.facts.set_facts(result.facts)
+            self._shown = _signature(result)
         elif self._state == STOPPED:
             self.badge.set_status(UNKNOWN)
             self.summary.setText(
@@ -302,6 +328,11 @@ class LayerPage(WizardPageBase):
         self.no_findings.setText(self.tr("No problems found on this layer."))
         self.summary.setAccessibleName(self.tr("Result"))
         self._show_state()
+
+
+def _signature(result: LayerResult) -> tuple:
+    """What the page shows of a result that may grow after it was shown."""
+    return (result.status, result.summary, len(result.findings))
 
 
 def layer_question(layer: str) -> str:

@@ -136,12 +136,15 @@ class SummaryPage(WizardPageBase):
     def start(self) -> None:
         self.cancel()
         self._report, self._error = None, None
-        worker = self.workers.start(self.session.run_all)
-        worker.signals.sig_progress.connect(self._on_worker_progress)
-        worker.signals.sig_result.connect(self._on_worker_result)
-        worker.signals.sig_error.connect(self._on_worker_error)
-        worker.signals.sig_cancelled.connect(self._on_worker_cancelled)
-        self._worker = worker
+        self._worker = self.workers.start(
+            self.session.run_all,
+            slots={
+                "sig_progress": self._on_worker_progress,
+                "sig_result": self._on_worker_result,
+                "sig_error": self._on_worker_error,
+                "sig_cancelled": self._on_worker_cancelled,
+            },
+        )
         self.progress.start()
         self._show()
         self.completeChanged.emit()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, QThreadPool
 
@@ -27,14 +27,25 @@ class WorkerManager(QObject):
     def pool(self) -> QThreadPool:
         return self._pool
 
-    def start(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> FunctionWorker:
-        """Run ``fn(progress, cancelled, *args, **kwargs)``; connect to the returned worker's
-        signals before control returns to the event loop (they are queued to this thread)."""
+    def start(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        slots: Optional[dict[str, Callable[..., Any]]] = None,
+        **kwargs: Any,
+    ) -> FunctionWorker:
+        """Run ``fn(progress, cancelled, *args, **kwargs)`` on the pool.
+
+        ``slots`` maps signal names (``"sig_result"``, ...) to receivers; they are connected
+        *before* the work starts, because a fast job can emit its result before this call
+        returns, and a signal emitted with nothing connected is lost."""
         if self._closed:
             raise RuntimeError("the wizard is closing; no new work is started")
         worker = FunctionWorker(fn, *args, **kwargs)
-        self._workers.add(worker)
+        for name, slot in (slots or {}).items():
+            getattr(worker.signals, name).connect(slot)
         worker.signals.sig_finished.connect(self._on_worker_finished)
+        self._workers.add(worker)
         self._pool.start(worker)
         return worker
 
