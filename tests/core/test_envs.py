@@ -319,3 +319,18 @@ def test_python_given_as_an_environment_folder(tmp_path: Path) -> None:
     exe, chosen, reason = choose_environment(LocalHost(), str(folder), timeout=60)
     assert exe == str(folder / "bin" / "python") and chosen.get("error") is None
     assert str(folder) in reason
+
+
+def test_local_pythons_list_carries_discovery_fields_and_known_probes(monkeypatch) -> None:
+    real = sys.executable
+    monkeypatch.setattr(envs, "discover", lambda host, cwd=None: [
+        PythonEnv(real, "venv", name="here", version="3.11.7"),
+        PythonEnv("C:\\x\\python.exe", "store", rejected_reason=REJECT_STORE_STUB),
+    ])
+    host = LocalHost()
+    choose_environment(host, None, timeout=60)
+    listed = {entry["executable"]: entry for entry in host.pythons()}
+    assert listed[real]["probe"]["probe"] == "gpu-wizard/env-probe@1"
+    assert listed[real]["kind"] == "venv" and listed[real]["version"] == "3.11.7"
+    assert listed["C:\\x\\python.exe"]["probe"] is None
+    assert listed["C:\\x\\python.exe"]["rejected_reason"] == REJECT_STORE_STUB

@@ -512,6 +512,22 @@ def dedupe(host: Host, envs: list[PythonEnv]) -> list[PythonEnv]:
     return list(kept.values())
 
 
+_PROBED: dict[str, dict[str, Any]] = {}
+"""Probe results of this process's real-machine checks, by executable (for the GUI's list)."""
+
+
+def known_probe(executable: str) -> Optional[dict[str, Any]]:
+    return _PROBED.get(executable)
+
+
+def listing(host: Host, cwd: Optional[str] = None) -> list[dict[str, Any]]:
+    """``host.pythons()`` for a real machine: every discovered environment as a dict (the
+    :class:`PythonEnv` fields) with the probe already run for it in this process, else None."""
+    if cwd is None and isinstance(host, LocalHost):
+        cwd = os.getcwd()
+    return [dict(env.to_dict(), probe=known_probe(env.executable)) for env in discover(host, cwd)]
+
+
 # ======================================================================================
 # choosing the environment to check
 # ======================================================================================
@@ -640,6 +656,7 @@ def choose_environment(
             if host.exists(inside):
                 python, reason = inside, f"chosen with --python ({python})"
         probe = host.probe_python(python, timeout=timeout)
+        _PROBED[python] = probe
         return python, probe, reason
     real = host if isinstance(host, LocalHost) else getattr(host, "inner", None)
     if not isinstance(real, LocalHost):  # a replayed profile: its recorded environments
@@ -665,6 +682,7 @@ def choose_environment(
         cancelled=cancelled,
         runner=runner,
     )
+    _PROBED.update(results)
     return pick(
         [(env.executable, results.get(env.executable), score(env)) for env in chosen],
         recommended_python_range(host),

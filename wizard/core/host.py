@@ -619,7 +619,7 @@ class LocalHost(Host):
     def pythons(self) -> list[dict[str, Any]]:
         from wizard.core import envs
 
-        return [{"executable": env.executable, "probe": None} for env in envs.discover(self)]
+        return envs.listing(self)
 
     def probe_python(self, executable: str, timeout: float = 120.0) -> dict[str, Any]:
         from wizard.core import probe
