@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ def resource_path(*parts: str) -> Path:
     return resources_dir().joinpath(*parts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_json(name: str) -> Any:
     """Load (and cache) a JSON resource such as ``compat.json``."""
     with open(resource_path(name), encoding="utf-8") as handle:

@@ -90,7 +90,9 @@ def merge_probe_log(ctx: CheckContext, layers: list[LayerResult]) -> None:
         log.exception("reading the probe log failed")
 
 
-def run_layer(name: str, ctx: CheckContext, timings: Optional[dict[str, float]] = None) -> LayerResult:
+def run_layer(
+    name: str, ctx: CheckContext, timings: Optional[dict[str, float]] = None
+) -> LayerResult:
     """Run one layer; an exception in it becomes an ``unknown`` result with its error."""
     started = time.perf_counter()
     try:

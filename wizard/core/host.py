@@ -243,7 +243,8 @@ class ReplayHost(Host):
                     f"not {type(content).__name__}"
                 )
             self._add_file(raw_path, content, windows)
-        self._denied = {norm_path(p, windows) for p in _section(profile, "denied", list, source, [])}
+        denied = _section(profile, "denied", list, source, [])
+        self._denied = {norm_path(p, windows) for p in denied}
         self._registry = {
             _norm_key(k): v for k, v in _section(profile, "registry", dict, source, {}).items()
         }
@@ -258,7 +259,8 @@ class ReplayHost(Host):
         error = self._nvml.get("error")
         if error is not None and error not in NVML_ERRORS:
             raise ProfileError(
-                f"{source}: nvml.error is {error!r}; expected null or one of {', '.join(NVML_ERRORS)}"
+                f"{source}: nvml.error is {error!r}; "
+                f"expected null or one of {', '.join(NVML_ERRORS)}"
             )
         if error is None and not isinstance(self._nvml.get("gpus", []), list):
             raise ProfileError(f"{source}: nvml.gpus must be a list")
@@ -276,7 +278,8 @@ class ReplayHost(Host):
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
         except OSError as exc:
-            raise ProfileError(f"{source}: cannot read the profile ({exc.strerror or exc})") from exc
+            reason = exc.strerror or exc
+            raise ProfileError(f"{source}: cannot read the profile ({reason})") from exc
         except UnicodeDecodeError as exc:
             raise ProfileError(f"{source}: the profile is not UTF-8 text ({exc.reason})") from exc
         try:
@@ -414,7 +417,9 @@ def _parse_platform(profile: dict, source: str) -> PlatformInfo:
         raise ProfileError(f"{source}: key 'platform' is missing or not an object")
     system = plat.get("system")
     if system not in ("windows", "linux"):
-        raise ProfileError(f"{source}: platform.system is {system!r}; expected 'windows' or 'linux'")
+        raise ProfileError(
+            f"{source}: platform.system is {system!r}; expected 'windows' or 'linux'"
+        )
     wsl = plat.get("wsl")
     if wsl not in (None, 1, 2):
         raise ProfileError(f"{source}: platform.wsl is {wsl!r}; expected null, 1 or 2")
@@ -652,7 +657,8 @@ class RecordingHost(Host):
     def _record_existing(self, path: str) -> None:
         """Record ``path`` so that it exists in the replay: a file as null, a directory through
         one file found below it (directories exist exactly when a file lies below)."""
-        if path in self.files or any(k.startswith(path.rstrip("\\/") + self.path.sep) for k in self.files):
+        prefix = path.rstrip("\\/") + self.path.sep
+        if path in self.files or any(k.startswith(prefix) for k in self.files):
             return
         if not self.inner.is_dir(path):
             self.files.setdefault(path, None)

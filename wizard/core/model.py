@@ -107,7 +107,7 @@ class LayerResult:
     layer: str
     status: str
     summary: str
-    """Short English one-liner for the CLI ("NVIDIA GeForce RTX 3070 Ti Laptop GPU, compute 8.6")."""
+    """Short English one-liner for the CLI, e.g. "NVIDIA GeForce RTX 3070 Ti Laptop GPU, 8.6"."""
     facts: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
 
