@@ -703,12 +703,6 @@
         <source>no</source>
         <translation>否</translation>
     </message>
-    <message numerus="yes">
-        <source>%n item(s)</source>
-        <translation>
-            <numerusform>%n 项</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Fact</source>
         <translation>项目</translation>
@@ -1708,7 +1702,7 @@
     </message>
     <message>
         <source>Download {what} from {url}</source>
-        <translation>从 {url} 下载 {what}</translation>
+        <translation>下载 {what}：{url}</translation>
     </message>
     <message>
         <source>Restart the computer.</source>
@@ -1760,12 +1754,6 @@
     <message>
         <source>, {memory} GiB</source>
         <translation>，显存 {memory} GiB</translation>
-    </message>
-    <message numerus="yes">
-        <source> (and %n more)</source>
-        <translation>
-            <numerusform>（另有 %n 块）</numerusform>
-        </translation>
     </message>
     <message>
         <source>Driver {driver}</source>

@@ -213,3 +213,35 @@ def test_saved_choice_wins_over_the_system(tmp_path: Path) -> None:
     assert i18n.preferred_language(settings) == "zh_CN"
     settings.setValue(i18n.SETTINGS_KEY, "klingon")
     assert i18n.preferred_language(settings) == i18n.system_language()
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_language_switch_on_the_intro_page_retranslates_and_is_saved(qapp, make_wizard) -> None:
+    """Choosing 简体中文 on the intro page translates the open wizard at once (titles, QWizard's
+    buttons), saves the choice, and choosing English goes back."""
+    profile = ROOT / "tests" / "profiles" / "wsl2-healthy.json"
+    if not profile.is_file():
+        pytest.skip("tests/profiles/wsl2-healthy.json is missing")
+    wiz = make_wizard(
+        profile,
+        languages=i18n.available_languages(),
+        language="en",
+        on_language=lambda code: i18n.install_language(qapp, code, save=True),
+    )
+    try:
+        assert not _cjk(wiz.intro.title())
+        combo = wiz.intro.language
+        combo.setCurrentIndex(combo.findData("zh_CN"))
+        qapp.processEvents()
+        assert _cjk(wiz.intro.title()), wiz.intro.title()
+        assert "下一步" in wiz.buttonText(QWizard.WizardButton.NextButton)
+        assert i18n.saved_language() == "zh_CN"
+        combo.setCurrentIndex(combo.findData("en"))
+        qapp.processEvents()
+        assert not _cjk(wiz.intro.title()), wiz.intro.title()
+        assert i18n.saved_language() == "en"
+    finally:
+        i18n.install_language(qapp, "en")
