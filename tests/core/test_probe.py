@@ -209,12 +209,12 @@ def test_hanging_tensorflow_import_times_out_with_stage_and_partial_log(
     fake_tf_python: str,
 ) -> None:
     started = time.monotonic()
-    result = run_probe(fake_tf_python, timeout=4, env=env_with(FAKE_TF_MODE="hang"))
+    result = run_probe(fake_tf_python, timeout=2.5, env=env_with(FAKE_TF_MODE="hang"))
     assert time.monotonic() - started < 15
     assert result["error_kind"] == "timeout"
     assert result["stage"] == "import_tensorflow"
     assert "about to call cuInit" in result["log"]  # read from the probe's temp log
-    assert fake_tf_python in result["error"] and "4 s" in result["error"]
+    assert fake_tf_python in result["error"] and "within 2 s" in result["error"]
 
 
 def test_multi_megabyte_log_is_capped_with_head_and_tail(fake_tf_python: str) -> None:
@@ -379,3 +379,41 @@ def test_frozen_build_children_get_the_original_library_path(monkeypatch) -> Non
 def test_exit_text_for_windows_status() -> None:
     assert "0xC0000135" in probe_mod._exit_text(0xC0000135)
     assert "SIGKILL" in probe_mod._exit_text(-signal.SIGKILL)
+
+
+# -- the same bad inputs through `check --python`: a clear finding each time ----------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "words"),
+    [
+        ("sleep 300", "timeout", "did not finish within 2 s"),
+        ("echo 'garbage {'", "bad_output", "not its JSON"),
+        ("exit 0", "bad_output", "printed nothing"),
+        ("echo 'Fatal Python error: init_fs_encoding' >&2; exit 1", "crashed", "status 1"),
+    ],
+)
+def test_bad_interpreters_through_the_check(tmp_path: Path, body: str, kind: str, words: str):
+    from wizard.core.diagnose import CheckOptions, run_check
+    from wizard.core.host import LocalHost
+
+    exe = fake_python(tmp_path, body)
+    report = run_check(LocalHost(), CheckOptions(python=exe, probe_timeout=1.6))
+    tf = report.layer("tensorflow")
+    assert tf.status == "unknown"
+    (finding,) = [f for f in tf.findings if f.code == "probe_failed"]
+    assert finding.params["error_kind"] == kind
+    assert words in finding.message() and exe in finding.message()
+    assert report.ready is False
+
+
+def test_big_log_through_the_check_is_trimmed_in_the_report(fake_tf_python: str, monkeypatch):
+    from wizard.core.diagnose import CheckOptions, run_check
+    from wizard.core.host import LocalHost
+
+    monkeypatch.setenv("FAKE_TF_MODE", "bigLog")
+    report = run_check(LocalHost(), CheckOptions(python=fake_tf_python, probe_timeout=120))
+    tf = report.layer("tensorflow")
+    assert tf.facts["tensorflow_version"] == "2.10.1"
+    assert len(tf.facts["log"]) < 20_000 and "END-OF-BIG-LOG" in tf.facts["log"]
+    assert "characters cut" in tf.facts["log"]
