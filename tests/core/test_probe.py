@@ -366,6 +366,20 @@ def test_probe_environment_sets_log_level_and_drops_python_path(monkeypatch) -> 
     assert "PYTHONPATH" not in env and env["A"] == "1"
 
 
+def test_registry_path_replaces_the_stale_process_path() -> None:
+    env = probe_mod.probe_environment({"Path": "C:\\old"}, ["C:\\Windows\\system32", "C:\\new"])
+    assert env["Path"] == "C:\\Windows\\system32;C:\\new" and "PATH" not in env
+    assert probe_mod._fresh_windows_path() is None  # not Windows here
+
+
+def test_conda_activation_dirs(tmp_path: Path) -> None:
+    prefix = tmp_path / "envs" / "tf"
+    (prefix / "conda-meta").mkdir(parents=True)
+    dirs = probe_mod.conda_activation_dirs(str(prefix / "python.exe"))
+    assert dirs[0] == str(prefix) and dirs[3] == str(prefix / "Library" / "bin")
+    assert probe_mod.conda_activation_dirs(str(tmp_path / "python.exe")) == []
+
+
 def test_frozen_build_children_get_the_original_library_path(monkeypatch) -> None:
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     env = probe_mod.probe_environment(

@@ -56,14 +56,60 @@ def _tail(text: str) -> str:
     return text[-TAIL_CHARS:]
 
 
-def probe_environment(base: Optional[dict[str, str]] = None) -> dict[str, str]:
-    """The probe's environment: the clean child environment, TF logging at its most verbose."""
+def probe_environment(
+    base: Optional[dict[str, str]] = None, path_entries: Optional[list[str]] = None
+) -> dict[str, str]:
+    """The probe's environment: the clean child environment, TF logging at its most verbose.
+
+    ``path_entries`` (Windows: the PATH rebuilt from the registry, what a new terminal sees)
+    replaces PATH, so a check after the wizard edited PATH tests the new value, not this
+    process's stale copy."""
     env = child_environment(base)
+    if path_entries:
+        name = next((k for k in env if k.upper() == "PATH"), "PATH")
+        env[name] = ";".join(path_entries)
     env["TF_CPP_MIN_LOG_LEVEL"] = "0"
     env.setdefault("PYTHONIOENCODING", "utf-8")
     for name in ("PYTHONHOME", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONINSPECT"):
         env.pop(name, None)  # -I ignores them; a Python 2 or a wrapper might not
     return env
+
+
+def _fresh_windows_path() -> Optional[list[str]]:
+    """On Windows, PATH as a new terminal would get it (system then user, from the registry);
+    None elsewhere or when the registry cannot be read."""
+    if sys.platform != "win32":
+        return None
+    try:
+        from wizard.core.cuda_installs import registry_path_entries
+        from wizard.core.host import LocalHost
+
+        return registry_path_entries(LocalHost()) or None
+    except Exception:  # the process PATH is the fallback; never fail a probe over this
+        return None
+
+
+def conda_activation_dirs(executable: str) -> list[str]:
+    """What ``conda activate`` puts first on PATH on Windows for the env of ``executable``
+    (its ``Library\\bin`` holds conda's CUDA/cuDNN DLLs); [] when it is not a conda env."""
+    prefix = os.path.dirname(executable)
+    if not os.path.isdir(os.path.join(prefix, "conda-meta")):
+        return []
+    parts = (("Library", "mingw-w64", "bin"), ("Library", "usr", "bin"), ("Library", "bin"),
+             ("Scripts",), ("bin",))
+    return [prefix] + [os.path.join(prefix, *part) for part in parts]
+
+
+def _windows_path(executable: str) -> Optional[list[str]]:
+    """Windows: the registry PATH, behind the conda env's activation folders."""
+    if sys.platform != "win32":
+        return None
+    fresh = _fresh_windows_path()
+    conda = conda_activation_dirs(executable)
+    if not conda:
+        return fresh
+    rest = fresh if fresh is not None else os.environ.get("PATH", "").split(";")
+    return conda + [entry for entry in rest if entry]
 
 
 def _popen_kwargs() -> dict[str, Any]:
@@ -120,7 +166,7 @@ def run_probe(
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=probe_environment(env),
+            env=probe_environment(env, None if env is not None else _windows_path(executable)),
             **_popen_kwargs(),
         )
     except OSError as exc:
