@@ -144,8 +144,9 @@ def check(ctx: CheckContext) -> LayerResult:
         return _result(ctx, probe, facts, findings)
     findings += _package_findings(ctx, probe, installed)
     result = _result(ctx, probe, facts, findings)
-    added = file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
-    extra = _unexplained_findings(ctx, probe, findings + added)
+    explained = explain.probe_log_findings(probe, _os(ctx))
+    file_log_findings(ctx, result, explained)
+    extra = _unexplained_findings(ctx, probe, findings + explained)
     if extra:
         result.findings.extend(extra)
         result.status = worst_status(result.findings, result.status)
