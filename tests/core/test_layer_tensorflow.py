@@ -392,3 +392,19 @@ def test_run_check_appends_the_pytorch_entry() -> None:
     assert names[:5] == ["gpu", "driver", "cuda", "cudnn", "tensorflow"] and names[5] == "pytorch"
     assert "gpu_not_listed_cpu_only_package" in [f.code for f in report.layers[5].findings]
     assert report.python == LINUX_EXE
+
+
+def test_conv_failure_explained_by_a_code_a_lower_layer_already_has() -> None:
+    log = ("E tensorflow/stream_executor/cuda/cuda_dnn.cc:377] Loaded runtime CuDNN library: 8.0.5"
+           " but source was compiled with: 8.1.0.\n")
+    lower = {name: LayerResult(name, OK, "ok") for name in ("gpu", "driver", "cuda")}
+    lower["cudnn"] = LayerResult("cudnn", FAIL, "old cuDNN first", findings=[
+        Finding("cudnn_version_mismatch", params={"found": "8.0.5", "cudnn": "8.1"})])
+    probe = make_probe("2.10.0", log=log)
+    probe["tensorflow"]["conv"] = {"ok": False, "device": None,
+                                   "error": "UnimplementedError: DNN library is not found."}
+    ctx = context(probe, system="windows", python=WIN_EXE, lower=lower)
+    result = layer.check(ctx)
+    assert "gpu_computation_failed" not in codes(result)
+    assert [f.code for f in ctx.results["cudnn"].findings] == ["cudnn_version_mismatch"]
+    assert result.status == WARN and "computation failed" in result.summary
