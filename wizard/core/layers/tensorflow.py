@@ -204,7 +204,9 @@ def _summary(
     if ready:
         names = ", ".join(g.get("device_name") or g.get("name", "GPU") for g in tf["gpus"])
         return f"TensorFlow {version} runs on {names} ({where})"
-    build = "CUDA build" if tf.get("built_with_cuda") else "CPU-only build"
+    if tf.get("built_with_cuda") is False:
+        return f"TensorFlow {version} is a CPU-only build: it cannot use a GPU ({where})"
+    build = "CUDA build"
     if tf.get("gpus"):
         return f"TensorFlow {version} ({build}) lists the GPU but a computation failed ({where})"
     blocking = _lower_failure(ctx)
