@@ -8,6 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYTEST_QT_API", "pyside6")
 
 import threading  # noqa: E402
+import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
@@ -32,13 +33,73 @@ def _isolated_settings(tmp_path, monkeypatch):
     yield
 
 
+def os_thread_count() -> int:
+    """Threads of this process as the OS sees them (Qt's pool threads included)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:  # not Linux: count Python's view only
+        return threading.active_count()
+
+
+def _thread_names() -> list[str]:
+    names = []
+    try:
+        for tid in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{tid}/comm", encoding="utf-8") as handle:
+                names.append(handle.read().strip())
+    except OSError:
+        pass
+    return names
+
+
+@pytest.fixture(scope="session")
+def _qt_warm(qapp):
+    """Let Qt start its own long-lived helper threads (platform, fonts) before any count."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QLabel, QProgressBar, QWizard, QWizardPage
+
+    wiz = QWizard()
+    page = QWizardPage()
+    page.setTitle("warm")
+    wiz.addPage(page)
+    label = QLabel("warm 你好", page)
+    bar = QProgressBar()  # showing a progress bar starts two Qt-internal pooled threads for good
+    bar.setRange(0, 0)
+    bar.show()
+    wiz.show()
+    QTest.qWait(100)
+    label.grab()
+    wiz.close()
+    bar.close()
+    wiz.deleteLater()
+    bar.deleteLater()
+    QTest.qWait(50)
+    return True
+
+
 @pytest.fixture(autouse=True)
-def _no_dangling_threads():
-    """After each test: no Python thread started by it is still running."""
-    before = set(threading.enumerate())
+def _no_dangling_threads(_qt_warm):
+    """After each test: no thread started by it is still running (the QApplication and its own
+    threads exist before the count starts). Python's own view misses
+    Qt's pool threads (they appear as never-ending ``_DummyThread``), so count OS threads."""
+    before_python = {t for t in threading.enumerate() if not isinstance(t, threading._DummyThread)}
+    before = os_thread_count()
     yield
-    leftover = [t for t in threading.enumerate() if t not in before and t.is_alive()]
-    assert not leftover, f"threads still running after the test: {leftover}"
+    leftover = [
+        t for t in threading.enumerate()
+        if t not in before_python and t.is_alive() and not isinstance(t, threading._DummyThread)
+    ]
+    assert not leftover, f"Python threads still running after the test: {leftover}"
+    # Qt's *global* pool (not ours: the wizard has its own) keeps idle threads for 30 s after
+    # Qt itself used them (icon and font loading); retire them before counting.
+    from PySide6.QtCore import QThreadPool
+
+    QThreadPool.globalInstance().waitForDone(2000)
+    deadline = time.monotonic() + 2.0
+    while os_thread_count() > before and time.monotonic() < deadline:
+        time.sleep(0.01)  # a thread that just returned may take a moment to be reaped
+    assert os_thread_count() <= before, "a thread outlived the test: " + ", ".join(
+        _thread_names())
 
 
 def own_profile(name: str) -> Path:
