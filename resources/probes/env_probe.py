@@ -523,7 +523,23 @@ def collect():
     return result
 
 
+def _ensure_std_fds():
+    """A closed fd 0, 1 or 2 would be reused by os.dup and the JSON could land in the log."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+
+
 def main():
+    _ensure_std_fds()
     real_stdout = None
     capture = StderrCapture()
     result = {"probe": PROBE_FORMAT, "errors": {}}
@@ -535,8 +551,10 @@ def main():
         os.dup2(2, 1)
     except Exception as exc:
         result["errors"]["capture"] = _error_text(exc)
+    early_errors = dict(result["errors"])
     try:
         result = collect()
+        result.setdefault("errors", {}).update(early_errors)
     except BaseException as exc:  # noqa: B036 - the probe must always print its JSON
         result["errors"]["collect"] = _error_text(exc)
     try:

@@ -431,3 +431,11 @@ def test_big_log_through_the_check_is_trimmed_in_the_report(fake_tf_python: str,
     assert tf.facts["tensorflow_version"] == "2.10.1"
     assert len(tf.facts["log"]) < 20_000 and "END-OF-BIG-LOG" in tf.facts["log"]
     assert "characters cut" in tf.facts["log"]
+
+
+def test_probe_with_closed_stderr_still_prints_its_json() -> None:
+    done = subprocess.run(
+        f'"{BASE_PYTHON}" -I "{probe_mod.probe_script()}" 2>&-', shell=True,
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert parse_output(done.stdout) is not None, done.stdout[-500:]
