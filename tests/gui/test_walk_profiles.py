@@ -239,3 +239,38 @@ def test_language_switch_retranslates_without_errors(qtbot, make_wizard):
         i18n.install_language(QApplication.instance(), "en")
     qtbot.wait(50)
     assert wiz.summary.title() == "Summary"
+
+
+def test_every_control_has_an_accessible_name_and_takes_focus(qtbot, make_wizard):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QComboBox,
+        QHeaderView,
+        QLineEdit,
+    )
+
+    wiz = make_wizard(SHARED_PROFILES / "win-cudnn-partial-copy.json"
+                      if (SHARED_PROFILES / "win-cudnn-partial-copy.json").exists()
+                      else own_profile("gui-win-cudnn-missing"))
+    wiz.show()
+    walk_to_summary(qtbot, wiz)
+    from PySide6.QtWidgets import QWizard
+
+    own_buttons = {wiz.button(b) for b in QWizard.WizardButton if b.value < 10}
+    missing = []
+    for page_id in wiz.pageIds():
+        page = wiz.page(page_id)
+        for kind in (QAbstractButton, QComboBox, QLineEdit, QAbstractItemView):
+            for widget in page.findChildren(kind):
+                if widget in own_buttons or widget.parent() is None:
+                    continue
+                if widget.window() is not wiz or isinstance(widget, QHeaderView):
+                    continue  # a combo's own popup view, a tree's header
+                if not widget.accessibleName():
+                    missing.append(f"{type(page).__name__}/{type(widget).__name__}")
+                assert widget.focusPolicy() & Qt.FocusPolicy.TabFocus or isinstance(
+                    widget, QLineEdit
+                ), widget
+    assert not missing, missing
