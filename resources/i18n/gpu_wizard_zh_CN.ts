@@ -1488,6 +1488,10 @@
         <translation>检查已停止。点击“重新检查”再次运行。</translation>
     </message>
     <message>
+        <source>Nothing specific to fix was found; the details below show what was seen.</source>
+        <translation>没有发现需要修复的具体问题；下面的详细信息列出了检测到的内容。</translation>
+    </message>
+    <message>
         <source>Checked against TensorFlow {tf}: Python {python}; CUDA {cuda} and cuDNN {cudnn} come from pip (tensorflow[and-cuda]), no system CUDA Toolkit is needed.</source>
         <translation>按 TensorFlow {tf} 的要求检查：Python {python}；CUDA {cuda} 和 cuDNN {cudnn} 由 pip 安装（tensorflow[and-cuda]），不需要系统级的 CUDA 工具包。</translation>
     </message>

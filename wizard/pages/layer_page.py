@@ -290,6 +290,17 @@ class LayerPage(WizardPageBase):
             self.findings_layout.addWidget(card)
             self.cards.append(card)
         self.no_findings.setVisible(not self.cards)
+        self._set_no_findings_text()
+
+    def _set_no_findings_text(self) -> None:
+        status = self._result.status if self._result is not None else None
+        if status in ("ok", "n/a") or status is None:
+            self.no_findings.setText(self.tr("No problems found on this layer."))
+        else:
+            self.no_findings.setText(
+                self.tr("Nothing specific to fix was found; the details below show what was "
+                        "seen.")
+            )
 
     def _show_target(self) -> None:
         target = self.session.target
@@ -325,7 +336,7 @@ class LayerPage(WizardPageBase):
         )
         self.findings_box.setTitle(self.tr("What was found"))
         self.facts_box.setTitle(self.tr("Details"))
-        self.no_findings.setText(self.tr("No problems found on this layer."))
+        self._set_no_findings_text()
         self.summary.setAccessibleName(self.tr("Result"))
         self._show_state()
 
