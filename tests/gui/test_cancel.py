@@ -132,3 +132,45 @@ def test_late_result_after_cancel_is_ignored(qtbot, make_wizard, monkeypatch):
     qtbot.wait(50)  # let any queued signal arrive
     assert page.state == "stopped"
     assert page.result is None
+
+
+def test_environment_is_probed_in_the_background_and_next_never_blocks(
+    qtbot, make_wizard, monkeypatch
+):
+    """The first page stays responsive while a slow probe runs; closing stops the probe."""
+    from wizard.core import session as session_module
+
+    real = session_module.choose_environment
+    probing = threading.Event()
+    stopped = threading.Event()
+
+    def slow_probe(host, options, cancelled=None):
+        probing.set()
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            if cancelled is not None and cancelled():
+                stopped.set()
+                return None, {"error": "cancelled", "error_kind": "cancelled"}, "cancelled"
+            time.sleep(0.01)
+        return real(host, options, cancelled=cancelled)
+
+    monkeypatch.setattr(session_module, "choose_environment", slow_probe)
+    wiz = make_wizard(own_profile("gui-win-ready"))
+    wiz.show()
+    assert probing.wait(3), "the environment was not probed in the background"
+    started = time.monotonic()
+    wiz.intro.select_target("2.9")
+    wiz.next()  # validatePage sets the target: it must not wait for the probe's lock
+    assert time.monotonic() - started < 0.5
+    assert wiz.currentId() == PageId.GPU and wiz.currentPage().is_running()
+    wiz.close()
+    assert stopped.is_set()
+    assert wiz.workers.running_threads() == 0
+    assert wiz.session.prepared is False  # a cancelled probe is not kept as an answer
+
+
+def test_prefetched_environment_is_used(qtbot, make_wizard):
+    wiz = make_wizard(own_profile("gui-win-ready"))
+    qtbot.waitUntil(lambda: not wiz.workers.active(), timeout=5000)
+    assert wiz.session._env is not None
+    assert wiz.session._env[0].endswith("python.exe")

@@ -119,12 +119,15 @@ def run_layer(
 
 
 def choose_environment(
-    host: Host, options: CheckOptions
+    host: Host, options: CheckOptions, cancelled: Optional[Callable[[], bool]] = None
 ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
-    """The Python environment to check, its probe output, and why it was chosen."""
+    """The Python environment to check, its probe output, and why it was chosen.
+    ``cancelled`` lets a caller (the GUI closing) stop running probes."""
     from wizard.core import envs
 
-    return envs.choose_environment(host, options.python, timeout=options.probe_timeout)
+    return envs.choose_environment(
+        host, options.python, timeout=options.probe_timeout, cancelled=cancelled
+    )
 
 
 def choose_target(

@@ -6,9 +6,15 @@ worker thread), while the CLI runs the whole chain at once with ``diagnose.run_c
 through the same functions (``choose_environment``, ``choose_target``, ``run_layer``), so a page
 shows exactly what ``gpu-wizard check`` prints for the same machine and options.
 
-A session is used from worker threads: every public method that reads the machine takes the
-session's lock, so two workers never run layers at the same time. Results are stored only when a
+A session is used from worker threads: every method that reads the machine takes the session's
+lock, so two workers never run layers at the same time. The GUI thread never waits for that lock:
+its choices (target, environment) are plain attribute writes that the next run picks up, and
+results it reads for the current choices are dictionary look-ups. Results are stored only when a
 layer finished; a cancelled run leaves the session as it was.
+
+The environment choice (which probes Python environments: seconds on a real machine) is kept
+apart from the target, so :meth:`prefetch_environment` can run while the user reads the first
+page, and changing the target does not probe again.
 """
 
 from __future__ import annotations
@@ -48,10 +54,15 @@ class CheckSession:
         self.options = options or CheckOptions()
         self._lock = threading.RLock()
         self._environments: Optional[list[dict[str, Any]]] = None
+        self._env: Optional[tuple[Optional[str], Optional[dict[str, Any]], str]] = None
+        self._env_for: Optional[str] = None
+        """``options.python`` when ``_env`` was chosen."""
         self._ctx: Optional[CheckContext] = None
+        self._ctx_for: tuple[Optional[str], Optional[str]] = (None, None)
+        """``(options.tensorflow, options.python)`` when ``_ctx`` was made."""
         self.env_reason: str = ""
 
-    # -- what the pages read ----------------------------------------------------------------
+    # -- what the pages read (GUI thread; never blocks) ---------------------------------------
     @property
     def os_kind(self) -> str:
         return self.host.platform.os_kind
@@ -62,82 +73,88 @@ class CheckSession:
         name = getattr(self.host, "name", None)
         return str(name) if name and hasattr(self.host, "profile") else None
 
+    def _current(self) -> Optional[CheckContext]:
+        """The context, if it was made for the current choices."""
+        ctx = self._ctx
+        if ctx is None or self._ctx_for != (self.options.tensorflow, self.options.python):
+            return None
+        return ctx
+
     @property
     def prepared(self) -> bool:
-        return self._ctx is not None
+        return self._current() is not None
 
     @property
     def target(self) -> Optional[Target]:
-        return self._ctx.target if self._ctx else None
+        ctx = self._current()
+        return ctx.target if ctx else None
 
     @property
     def python(self) -> Optional[str]:
-        return self._ctx.python if self._ctx else None
+        ctx = self._current()
+        return ctx.python if ctx else None
 
     @property
     def probe(self) -> Optional[dict[str, Any]]:
-        return self._ctx.probe if self._ctx else None
+        ctx = self._current()
+        return ctx.probe if ctx else None
 
     def result(self, layer: str) -> Optional[LayerResult]:
-        return self._ctx.results.get(layer) if self._ctx else None
+        ctx = self._current()
+        return ctx.results.get(layer) if ctx else None
 
     def results(self) -> dict[str, LayerResult]:
-        return dict(self._ctx.results) if self._ctx else {}
+        ctx = self._current()
+        return dict(ctx.results) if ctx else {}
 
     @property
     def environments(self) -> Optional[list[dict[str, Any]]]:
         """The environments found by :meth:`discover_environments` (None before)."""
         return self._environments
 
-    # -- choices that change what "right" means -----------------------------------------------
+    # -- choices (GUI thread; picked up by the next run) --------------------------------------
     def set_target_version(self, tensorflow: Optional[str]) -> None:
-        """The TF version to aim for (None: the installed one, else the recommended one)."""
-        with self._lock:
-            if tensorflow != self.options.tensorflow:
-                self.options.tensorflow = tensorflow
-                self._ctx = None
+        """The TF version to aim for (None: the installed one, else the recommended one).
+        Results for another target are no longer current; the environment is kept."""
+        self.options.tensorflow = tensorflow
 
     def select_python(self, executable: Optional[str]) -> None:
         """Check this environment from now on. The target may follow the TF installed there, so
-        every result is dropped; the next :meth:`run_layer` re-runs the chain below it."""
-        with self._lock:
-            if executable != self.options.python:
-                self.options.python = executable
-                self._ctx = None
+        no result stays current; the next :meth:`run_layer` re-runs the chain below it."""
+        self.options.python = executable
 
+    # -- work (run these on a worker thread) -------------------------------------------------
     def invalidate(self, layer: str) -> None:
         """Forget ``layer``'s result and those above it (they may read it)."""
         with self._lock:
-            if self._ctx is None:
+            ctx = self._current()
+            if ctx is None:
                 return
             for name in LAYERS[LAYERS.index(layer) :]:
-                self._ctx.results.pop(name, None)
+                ctx.results.pop(name, None)
             if layer == "tensorflow":
-                self._ctx.cache.pop("extra_layers", None)
+                ctx.cache.pop("extra_layers", None)
 
-    def reprobe(self) -> None:
-        """Drop the environment choice and its probe (after the user changed an environment),
-        keeping the lower layers' results if the target stays the same."""
+    def reprobe(self, progress: Progress = _no_progress, cancelled: Cancelled = _never) -> None:
+        """Choose and probe the environment afresh (the user changed one), keeping the lower
+        layers' results if the target stays the same; the TF layer is always re-run."""
         with self._lock:
+            old = self._current()
             self._environments = None
-            if self._ctx is None:
-                return
-            old = self._ctx
+            self._env = None
             self._ctx = None
-            self._prepare_locked(_no_progress, _never)
+            self._prepare_locked(progress, cancelled)
             assert self._ctx is not None
-            if self._ctx.target == old.target:
+            if old is not None and self._ctx.target == old.target:
                 for name in LAYERS[:-1]:
                     if name in old.results:
                         self._ctx.results[name] = old.results[name]
-            # the tensorflow layer is always re-run after a re-probe
 
-    # -- work (run these on a worker thread) ---------------------------------------------------
     def discover_environments(
         self, progress: Progress = _no_progress, cancelled: Cancelled = _never
     ) -> list[dict[str, Any]]:
         """The Python environments on the machine: ``{"executable", "probe", ...}`` dicts, the
-        probe being None where it was not run yet (on a real machine)."""
+        probe being None where it was not run (on a real machine only the likely ones are)."""
         with self._lock:
             if self._environments is None:
                 progress(0.0, "environments")
@@ -147,30 +164,48 @@ class CheckSession:
                 self._environments = found
             return [dict(entry) for entry in self._environments]
 
+    def prefetch_environment(
+        self, progress: Progress = _no_progress, cancelled: Cancelled = _never
+    ) -> None:
+        """Choose and probe the environment now (while the user reads the first page)."""
+        with self._lock:
+            self._environment_locked(progress, cancelled)
+
+    def _environment_locked(
+        self, progress: Progress, cancelled: Cancelled
+    ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
+        wanted = self.options.python
+        if self._env is None or self._env_for != wanted:
+            progress(0.0, "environment")
+            env = choose_environment(self.host, self.options, cancelled=cancelled)
+            if cancelled():  # a probe stopped half-way is not an answer
+                raise CheckCancelled()
+            self._env, self._env_for = env, wanted
+        return self._env
+
     def prepare(self, progress: Progress = _no_progress, cancelled: Cancelled = _never) -> None:
         """Choose the environment (probing it) and the target, as ``run_check`` does."""
         with self._lock:
             self._prepare_locked(progress, cancelled)
 
-    def _prepare_locked(self, progress: Progress, cancelled: Cancelled) -> None:
-        if self._ctx is not None:
-            return
-        progress(0.0, "environment")
-        python, probe, reason = choose_environment(self.host, self.options)
-        if cancelled():
-            raise CheckCancelled()
+    def _prepare_locked(self, progress: Progress, cancelled: Cancelled) -> CheckContext:
+        current = self._current()
+        if current is not None:
+            return current
+        wanted = (self.options.tensorflow, self.options.python)
+        python, probe, reason = self._environment_locked(progress, cancelled)
         target = choose_target(self.host, self.options, probe, python, reason)
         self.env_reason = reason
         self._ctx = CheckContext(host=self.host, target=target, python=python, probe=probe)
+        self._ctx_for = wanted
+        return self._ctx
 
     def run_layer(
         self, layer: str, progress: Progress = _no_progress, cancelled: Cancelled = _never
     ) -> LayerResult:
         """The result of ``layer``, running it (and any lower layer without a result) if needed."""
         with self._lock:
-            self._prepare_locked(progress, cancelled)
-            ctx = self._ctx
-            assert ctx is not None
+            ctx = self._prepare_locked(progress, cancelled)
             needed = [n for n in LAYERS[: LAYERS.index(layer) + 1] if n not in ctx.results]
             for index, name in enumerate(needed):
                 if cancelled():
@@ -191,7 +226,7 @@ class CheckSession:
         """"Check again": forget ``layer`` (and the probe, for the TF layer) and run it."""
         with self._lock:
             if layer == "tensorflow":
-                self.reprobe()
+                self.reprobe(progress, cancelled)
             self.invalidate(layer)
             return self.run_layer(layer, progress, cancelled)
 
@@ -204,7 +239,7 @@ class CheckSession:
     def report(self) -> Report:
         """The report of the layers checked so far (all five after :meth:`run_all`)."""
         with self._lock:
-            ctx = self._ctx
+            ctx = self._current()
             if ctx is None:
                 raise RuntimeError("report() before any layer was checked")
             layers = [ctx.results[n] for n in LAYERS if n in ctx.results]

@@ -72,6 +72,9 @@ class SetupWizard(QWizard):
         self.finished.connect(self._on_finished)
         self._shut_down = False
         self.retranslate_ui()
+        # Probing Python environments takes seconds on a real machine: start it while the user
+        # reads the first page. Its errors reappear (as an error card) on the first layer page.
+        self.workers.start(session.prefetch_environment)
 
     # -- navigation -----------------------------------------------------------------------------
     def show_layer(self, layer: str) -> None:
