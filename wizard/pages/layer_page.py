@@ -250,8 +250,8 @@ class LayerPage(WizardPageBase):
         running = self._state == RUNNING_STATE
         self.recheck_button.setEnabled(not running)
         if running:
-            self.badge.set_status(RUNNING)
-            self.summary.setText(self.tr("Checking…"))
+            self.badge.set_status(RUNNING)  # says "Checking…"; the progress line says what
+            self.summary.setText("")
         elif self._state == ERROR and self._error is not None:
             self.badge.set_status(UNKNOWN)
             self.summary.setText(self.tr("The check could not finish. The details are below."))

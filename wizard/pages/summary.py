@@ -79,8 +79,6 @@ class SummaryPage(WizardPageBase):
         self.chain.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.chain.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.chain.header().setStretchLastSection(True)
-        self.chain.setMinimumHeight(120)
-        self.chain.setMaximumHeight(200)
         self.chain.itemActivated.connect(lambda *_: self.open_selected_layer())
         self.chain.itemSelectionChanged.connect(self._update_buttons)
         chain_layout.addWidget(self.chain)
@@ -225,7 +223,18 @@ class SummaryPage(WizardPageBase):
             item.setData(0, LAYER_ROLE, layer.layer)
             item.setToolTip(2, texts.layer_summary(layer))
             self.chain.addTopLevelItem(item)
+        self._fit_chain()
         self._update_buttons()
+
+    def _fit_chain(self) -> None:
+        """Exactly as tall as its rows: the chain is short and should read at a glance."""
+        rows = max(1, self.chain.topLevelItemCount())
+        first = self.chain.topLevelItem(0)
+        row_height = self.chain.visualItemRect(first).height() if first else 0
+        row_height = max(row_height, self.chain.fontMetrics().height() + 6, 18)
+        frame = 2 * self.chain.frameWidth() + 4
+        self.chain.setFixedHeight(self.chain.header().sizeHint().height() + rows * row_height
+                                  + frame)
 
     def _show_verdict(self, report: Report) -> None:
         blocking = report.layer(report.blocking_layer) if report.blocking_layer else None
