@@ -1476,10 +1476,6 @@
 <context>
     <name>LayerPage</name>
     <message>
-        <source>Checking…</source>
-        <translation>正在检查…</translation>
-    </message>
-    <message>
         <source>The check could not finish. The details are below.</source>
         <translation>检查未能完成，详细信息见下方。</translation>
     </message>
