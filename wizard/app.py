@@ -80,6 +80,20 @@ def _install_qt_message_handler() -> None:
     qInstallMessageHandler(handler)
 
 
+def _install_excepthook() -> None:
+    """Exceptions raised in slots and Qt overrides go to the log (and still to stderr)."""
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):  # noqa: ANN001 - sys.excepthook's signature
+        logging.getLogger("wizard.crash").critical(
+            "uncaught exception", exc_info=(kind, value, traceback)
+        )
+        if previous is not None and sys.stderr is not None:
+            previous(kind, value, traceback)
+
+    sys.excepthook = hook
+
+
 def create_application(argv: Optional[list[str]] = None):
     """The QApplication, created once, named for QSettings (or the existing one in tests)."""
     from PySide6.QtCore import QCoreApplication, QSettings, Qt
@@ -148,6 +162,7 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int
     app = create_application()
     log_path = setup_logging()
     _install_qt_message_handler()
+    _install_excepthook()
     log.info("starting; profile=%s log=%s", profile, log_path)
     wizard = build_wizard(host, app)
     wizard.show()
