@@ -1918,6 +1918,14 @@
 <context>
     <name>TensorFlowPage</name>
     <message>
+        <source>cannot be used</source>
+        <translation>无法使用</translation>
+    </message>
+    <message>
+        <source>installed (not checked yet)</source>
+        <translation>已安装（尚未检查）</translation>
+    </message>
+    <message>
         <source>not checked yet</source>
         <translation>尚未检查</translation>
     </message>
@@ -1958,6 +1966,10 @@
     <message>
         <source>TensorFlow</source>
         <translation>TensorFlow</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Python environments found</source>

@@ -274,3 +274,16 @@ def test_every_control_has_an_accessible_name_and_takes_focus(qtbot, make_wizard
                     widget, QLineEdit
                 ), widget
     assert not missing, missing
+
+
+def test_tensorflow_page_opened_from_the_summary_lists_environments(qtbot, make_wizard):
+    """No GPU skips the TF page; opening it from the summary still lists the environments."""
+    wiz = make_wizard(own_profile("gui-linux-no-gpu"))
+    wiz.show()
+    visited = walk_to_summary(qtbot, wiz)
+    assert PageId.TENSORFLOW not in visited
+    wiz.show_layer("tensorflow")
+    page = wiz.currentPage()
+    qtbot.waitUntil(page.isComplete, timeout=10000)
+    assert page.env_list.topLevelItemCount() == len(wiz.session.host.pythons()) == 1
+    assert page.result is wiz.session.result("tensorflow")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGroupBox,
@@ -56,7 +57,7 @@ class TensorFlowPage(LayerPage):
         self.envs_note.setWordWrap(True)
         box_layout.addWidget(self.envs_note)
         self.env_list = QTreeWidget(self.envs_box)
-        self.env_list.setColumnCount(3)
+        self.env_list.setColumnCount(4)
         self.env_list.setRootIsDecorated(False)
         self.env_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.env_list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -74,6 +75,14 @@ class TensorFlowPage(LayerPage):
         box_layout.addLayout(row)
         self.extra.addWidget(self.envs_box)
         self.retranslate_ui()
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        if self.session.environments is None and self.session.result(self.layer) is not None:
+            # opened from the summary: the result exists, the environment list not yet
+            self.start_check()
+            return
+        super().initializePage()
+        self.refresh_environments()
 
     def work(self, progress, cancelled, recheck: bool = False) -> LayerResult:
         if recheck:
@@ -98,25 +107,38 @@ class TensorFlowPage(LayerPage):
             version = env_python_version(entry)
             tf = env_tensorflow(entry)
             probe = entry.get("probe")
+            rejected = entry.get("rejected_reason")
             if tf:
                 tf_text = tf
-            elif probe is None:
+            elif rejected:
+                tf_text = self.tr("cannot be used")
+            elif probe is None and entry.get("has_tensorflow"):
+                tf_text = self.tr("installed (not checked yet)")
+            elif probe is None and entry.get("has_tensorflow") is None:
                 tf_text = self.tr("not checked yet")
             elif isinstance(probe, dict) and probe.get("error"):
                 tf_text = self.tr("could not be checked")
             else:
                 tf_text = self.tr("not installed")
-            item = QTreeWidgetItem([exe, version or "—", tf_text])
+            kind = str(entry.get("kind") or "")
+            item = QTreeWidgetItem([exe, kind, version or "—", tf_text])
             item.setData(0, EXE_ROLE, exe)
-            item.setToolTip(0, exe)
+            item.setData(1, EXE_ROLE, bool(rejected))
+            tip = exe if not rejected else f"{exe}\n{rejected}"
+            for column in range(4):
+                item.setToolTip(column, tip)
+            if rejected:
+                grey = self.palette().color(QPalette.ColorRole.PlaceholderText)
+                for column in range(4):
+                    item.setForeground(column, grey)
             if chosen and self.session.host.same_path(exe, chosen):
                 font = item.font(0)
                 font.setBold(True)
-                for column in range(3):
+                for column in range(4):
                     item.setFont(column, font)
                 item.setText(0, self.tr("{path}  (checked)").format(path=exe))
             self.env_list.addTopLevelItem(item)
-        for column in (1, 2):
+        for column in (1, 2, 3):
             self.env_list.resizeColumnToContents(column)
         self._fit_env_list()
         count = self.env_list.topLevelItemCount()
@@ -142,8 +164,11 @@ class TensorFlowPage(LayerPage):
         self.env_list.setFixedHeight(height)
 
     def selected_executable(self) -> Optional[str]:
+        """The selected environment's interpreter, unless discovery rejected it."""
         items = self.env_list.selectedItems()
-        return str(items[0].data(0, EXE_ROLE)) if items else None
+        if not items or items[0].data(1, EXE_ROLE):
+            return None
+        return str(items[0].data(0, EXE_ROLE))
 
     def use_selected_environment(self) -> None:
         exe = self.selected_executable()
@@ -169,7 +194,7 @@ class TensorFlowPage(LayerPage):
             return
         self.envs_box.setTitle(self.tr("Python environments"))
         self.env_list.setHeaderLabels(
-            [self.tr("Python"), self.tr("Version"), self.tr("TensorFlow")]
+            [self.tr("Python"), self.tr("Kind"), self.tr("Version"), self.tr("TensorFlow")]
         )
         self.env_list.setAccessibleName(self.tr("Python environments found"))
         self.use_button.setText(self.tr("Check this &environment"))
