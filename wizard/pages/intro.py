@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QLabel,
+    QSizePolicy,
     QWidget,
 )
 
@@ -61,7 +62,7 @@ class IntroPage(WizardPageBase):
 
         self.settings_box = QGroupBox(self)
         form = QFormLayout(self.settings_box)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.language = QComboBox(self.settings_box)
         for code, name in languages:
             self.language.addItem(name, code)
@@ -75,6 +76,7 @@ class IntroPage(WizardPageBase):
         self.path_label = QLabel(self.settings_box)
         self.path_value = QLabel(self.settings_box)
         self.path_value.setWordWrap(True)
+        self.path_value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         form.addRow(self.path_label, self.path_value)
 
         self.target = QComboBox(self.settings_box)
@@ -83,6 +85,7 @@ class IntroPage(WizardPageBase):
         form.addRow(self.target_label, self.target)
         self.target_note = QLabel(self.settings_box)
         self.target_note.setWordWrap(True)
+        self.target_note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         form.addRow("", self.target_note)
         self.body.addWidget(self.settings_box)
 
@@ -180,7 +183,7 @@ class IntroPage(WizardPageBase):
         elif req is not None:
             parts.append(self.tr("Needs CUDA {cuda}, cuDNN {cudnn} and Python {python}.").format(
                 cuda=req.cuda or "—", cudnn=req.cudnn or "—", python=req.python or "—"))
-        self.target_note.setText(" ".join(parts))
+        self.target_note.setText("\n".join(parts))
 
     def retranslate_ui(self) -> None:
         self.setTitle(self.tr("Welcome to the GPU Setup Wizard"))
