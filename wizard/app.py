@@ -167,7 +167,12 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int
     wizard = build_wizard(host, app)
     wizard.show()
     status = app.exec()
-    wizard.shutdown()
+    if not wizard.shutdown():
+        # A step that cannot be interrupted (a probe of a Python given by path) is still
+        # running; the window is gone, so wait for it (it has its own time limit) rather than
+        # let interpreter shutdown tear a live thread down.
+        log.warning("waiting for running checks to end before exiting")
+        wizard.workers.pool.waitForDone(-1)
     from PySide6.QtCore import QThreadPool
 
     QThreadPool.globalInstance().waitForDone()
