@@ -161,7 +161,7 @@ def test_environment_is_probed_in_the_background_and_next_never_blocks(
     started = time.monotonic()
     wiz.intro.select_target("2.9")
     wiz.next()  # validatePage sets the target: it must not wait for the probe's lock
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 2  # the probe would hold it for 5 s
     assert wiz.currentId() == PageId.GPU and wiz.currentPage().is_running()
     wiz.close()
     assert stopped.is_set()
