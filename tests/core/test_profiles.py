@@ -139,7 +139,6 @@ LOG_MERGE_NO_DRIVER = (
 )
 KNOWN_LAYER_BUGS: dict[str, str] = {
     "linux-dev-nvidia-permission-denied": LOG_MERGE_NO_DRIVER,
-    "linux-driver-470-too-old": LOG_MERGE_NO_DRIVER,
     "linux-nvidia-uvm-missing": LOG_MERGE_NO_DRIVER,
     "win-driver-451-too-old": LOG_MERGE_NO_DRIVER,
     "win-cudnn-partial-copy": (
