@@ -166,6 +166,7 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int
     log.info("starting; profile=%s log=%s", profile, log_path)
     wizard = build_wizard(host, app)
     wizard.show()
+    _schedule_smoke_quit(wizard)
     status = app.exec()
     if not wizard.shutdown():
         # A step that cannot be interrupted (a probe of a Python given by path) is still
@@ -178,6 +179,17 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int
     QThreadPool.globalInstance().waitForDone()
     log.info("closed with status %s", status)
     return EXIT_OK if status == 0 else EXIT_ERROR
+
+
+def _schedule_smoke_quit(wizard) -> None:
+    """``GPU_WIZARD_QUIT_AFTER_MS=N`` closes the window after N ms: the packaged exe's smoke test
+    (CI) opens the real GUI, lets the first checks run, and expects a clean exit 0."""
+    value = os.environ.get("GPU_WIZARD_QUIT_AFTER_MS", "")
+    if not value.isdigit():
+        return
+    from PySide6.QtCore import QTimer
+
+    QTimer.singleShot(int(value), wizard.close)
 
 
 if __name__ == "__main__":

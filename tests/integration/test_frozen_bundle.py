@@ -1,0 +1,79 @@
+"""The PyInstaller build (packaging/pyinstaller.spec) as users get it: build the one-folder
+bundle for this platform, then run its two executables the way the Windows workflow smoke-tests
+the exe. Catches a spec that misses resources, hidden imports or the GUI plugins."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PROFILE = REPO / "tests" / "profiles" / "win-tf210-cudnn-never-copied.json"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("pyinstaller") is None and not _has_module("PyInstaller"):
+        pytest.skip("PyInstaller is not installed (pip install -e '.[build]')")
+    work = tmp_path_factory.mktemp("pyinstaller")
+    result = subprocess.run(
+        [sys.executable, "-m", "PyInstaller", str(REPO / "packaging" / "pyinstaller.spec"),
+         "--noconfirm", "--distpath", str(work / "dist"), "--workpath", str(work / "build")],
+        cwd=REPO, capture_output=True, text=True, timeout=900,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    return work / "dist" / "GPU-Setup-Wizard"
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+def _run(exe: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, **env}
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=300,
+                          env=environment, cwd=exe.parent)
+
+
+def test_console_exe_answers(bundle: Path) -> None:
+    exe = bundle / "gpu-wizard"
+    assert "gpu-wizard" in _run(exe, "--version").stdout
+    compat = _run(exe, "compat", "--tf", "2.10", "--os", "windows", "--json")
+    assert compat.returncode == 0, compat.stderr
+    assert json.loads(compat.stdout)["cuda"] == "11.2"
+    replay = _run(exe, "check", "--profile", str(PROFILE), "--json")
+    assert replay.returncode == 1, replay.stderr
+    assert json.loads(replay.stdout)["blocking_layer"] == "cudnn"
+
+
+def test_frozen_check_probes_the_users_python(bundle: Path) -> None:
+    """The probe runs in a real interpreter outside the bundle, with the bundle's library
+    paths removed from its environment."""
+    result = _run(bundle / "gpu-wizard", "check", "--python", sys.executable, "--json")
+    assert result.returncode in (0, 1), result.stderr
+    report = json.loads(result.stdout)
+    assert report["python"] == sys.executable
+    tf_layer = next(layer for layer in report["layers"] if layer["layer"] == "tensorflow")
+    assert "probe_failed" not in [f["code"] for f in tf_layer["findings"]], tf_layer
+
+
+def test_bundle_has_no_ml_frameworks(bundle: Path) -> None:
+    internal = bundle / "_internal"
+    for name in ("tensorflow", "torch", "keras"):
+        assert not (internal / name).exists(), name
+
+
+def test_gui_exe_opens_and_closes(bundle: Path) -> None:
+    result = _run(bundle / "GPU-Setup-Wizard", "--profile", str(PROFILE),
+                  QT_QPA_PLATFORM="offscreen", GPU_WIZARD_QUIT_AFTER_MS="2000")
+    assert result.returncode == 0, result.stderr[-4000:]
