@@ -169,9 +169,9 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int
     _schedule_smoke_quit(wizard)
     status = app.exec()
     if not wizard.shutdown():
-        # A step that cannot be interrupted (a probe of a Python given by path) is still
-        # running; the window is gone, so wait for it (it has its own time limit) rather than
-        # let interpreter shutdown tear a live thread down.
+        # A step did not stop within the shutdown grace time (a child process slow to die);
+        # the window is gone, so wait for it (it has its own time limit) rather than let
+        # interpreter shutdown tear a live thread down.
         log.warning("waiting for running checks to end before exiting")
         wizard.workers.pool.waitForDone(-1)
     from PySide6.QtCore import QThreadPool

@@ -439,3 +439,25 @@ def test_probe_with_closed_stderr_still_prints_its_json() -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )
     assert parse_output(done.stdout) is not None, done.stdout[-500:]
+
+
+def test_probe_of_a_python_given_by_path_can_be_cancelled(tmp_path) -> None:
+    """--python / the GUI's "check this interpreter": closing the window must not wait for the
+    probe's time limit."""
+    import threading
+    import time
+
+    from wizard.core import envs
+    from wizard.core.host import LocalHost
+
+    hang = tmp_path / "python"
+    hang.write_text("#!/bin/sh\nsleep 60\n")
+    hang.chmod(0o755)
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    started = time.monotonic()
+    python, probe, _ = envs.choose_environment(
+        LocalHost(), str(hang), timeout=60, cancelled=stop.is_set
+    )
+    assert time.monotonic() - started < 15
+    assert probe.get("error_kind") == "cancelled", probe

@@ -655,8 +655,9 @@ def choose_environment(
             inside = env_python(host, python)
             if host.exists(inside):
                 python, reason = inside, f"chosen with --python ({python})"
-        probe = host.probe_python(python, timeout=timeout)
-        _PROBED[python] = probe
+        probe = host.probe_python(python, timeout=timeout, cancelled=cancelled)
+        if probe.get("error_kind") != "cancelled":
+            _PROBED[python] = probe
         return python, probe, reason
     real = host if isinstance(host, LocalHost) else getattr(host, "inner", None)
     if not isinstance(real, LocalHost):  # a replayed profile: its recorded environments

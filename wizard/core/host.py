@@ -206,8 +206,11 @@ class Host(ABC):
         """Known Python environments: ``[{"executable": ..., "probe": {...} or None}]``."""
 
     @abstractmethod
-    def probe_python(self, executable: str, timeout: float = 120.0) -> dict[str, Any]:
-        """Run the environment probe in ``executable``; its JSON, or ``{"error": ...}``."""
+    def probe_python(
+        self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
+    ) -> dict[str, Any]:
+        """Run the environment probe in ``executable``; its JSON, or ``{"error": ...}``.
+        ``cancelled()`` turning true stops a running probe (the process tree is killed)."""
 
 
 def norm_path(path: str, windows: bool) -> str:
@@ -391,7 +394,9 @@ class ReplayHost(Host):
     def pythons(self) -> list[dict[str, Any]]:
         return [dict(p) for p in self._pythons]
 
-    def probe_python(self, executable: str, timeout: float = 120.0) -> dict[str, Any]:
+    def probe_python(
+        self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
+    ) -> dict[str, Any]:
         for entry in self._pythons:
             if self.same_path(entry["executable"], executable):
                 probe = entry.get("probe")
@@ -626,10 +631,12 @@ class LocalHost(Host):
 
         return envs.listing(self)
 
-    def probe_python(self, executable: str, timeout: float = 120.0) -> dict[str, Any]:
+    def probe_python(
+        self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
+    ) -> dict[str, Any]:
         from wizard.core import probe
 
-        return probe.run_probe(executable, timeout=timeout)
+        return probe.run_probe(executable, timeout=timeout, cancelled=cancelled)
 
 
 # ======================================================================================
@@ -747,8 +754,10 @@ class RecordingHost(Host):
                                                            "probe": None})
         return found
 
-    def probe_python(self, executable: str, timeout: float = 120.0) -> dict[str, Any]:
-        result = self.inner.probe_python(executable, timeout)
+    def probe_python(
+        self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
+    ) -> dict[str, Any]:
+        result = self.inner.probe_python(executable, timeout, cancelled)
         self._pythons[executable] = {"executable": executable, "probe": result}
         return result
 
