@@ -578,6 +578,109 @@ def test_merge_harmless_and_no_gpu() -> None:
     assert with_harmless[4].status == OK
 
 
+CUINIT_INSUFFICIENT = (
+    "2024-03-12 21:14:06.127733: E tensorflow/stream_executor/cuda/cuda_driver.cc:265] failed "
+    "call to cuInit: CUDA_ERROR_INSUFFICIENT_DRIVER: CUDA driver version is insufficient for "
+    "CUDA runtime version\n"
+)
+
+
+def test_cuinit_failure_is_not_driver_missing_where_nvml_reports_a_driver() -> None:
+    """A working driver (NVML gave its version) rules out the log's 'not installed or not
+    loaded'; nothing is filed and the layer stays ok."""
+    assert "no_driver_or_nvidia_smi_missing" in top_codes(CUINIT_INSUFFICIENT, "windows")
+    report = layers()
+    report[1].facts.update({"driver_version": "551.86", "source": "nvml"})
+    merged = explain.reconcile_log_findings(report, explain_log(CUINIT_INSUFFICIENT, "windows"))
+    assert [f.code for f in merged.dropped] == ["no_driver_or_nvidia_smi_missing"]
+    # "insufficient driver" itself is not ruled out: the program may need a newer CUDA
+    assert [f.code for f in report[1].findings] == ["driver_too_old"]
+    # a loaded kernel module alone (NVML refused this user) rules it out too
+    module = layers()
+    module[1].facts["kernel_module_version"] = "550.107.02"
+    added = merge_log_findings(module, explain_log(CUINIT_INSUFFICIENT, "linux"))
+    assert "no_driver_or_nvidia_smi_missing" not in [f.code for f in added]
+
+
+def test_log_failure_becomes_evidence_of_the_layers_own_failure() -> None:
+    """The driver layer named the cause (driver too old): the cuInit line is its evidence, not
+    a second 'driver not running' finding; merging again changes nothing."""
+    report = layers(driver=FAIL)
+    own = Finding("driver_too_old", "fail", {"driver": "451.48"}, "driver 451.48, CUDA 11.0")
+    report[1].findings.append(own)
+    report[1].facts["driver_version"] = "451.48"
+    findings = explain_log(CUINIT_INSUFFICIENT, "windows")
+    merged = explain.reconcile_log_findings(report, findings)
+    assert merged.added == [] and sorted(f.code for f in merged.attached) == [
+        "driver_too_old", "no_driver_or_nvidia_smi_missing"
+    ]
+    assert [f.code for f in report[1].findings] == ["driver_too_old"]
+    evidence = report[1].findings[0].evidence
+    assert evidence.startswith("driver 451.48, CUDA 11.0\nlog: ") and "cuInit" in evidence
+    assert evidence.count("\n") == 1  # one line, though two log findings point at it
+    assert "no_driver_or_nvidia_smi_missing" in report[1].findings[0].params["log_codes"]
+    explain.reconcile_log_findings(report, findings)
+    assert report[1].findings[0].evidence == evidence
+    # a layer that did not fail on its own keeps the log's finding (here: no driver facts)
+    bare = layers()
+    assert "no_driver_or_nvidia_smi_missing" in [f.code for f in merge_log_findings(bare, findings)]
+    assert bare[1].status == FAIL
+
+
+def test_same_code_from_log_confirms_and_escalates_the_layers_warning() -> None:
+    log = ("E tensorflow/stream_executor/cuda/cuda_dnn.cc:377] Loaded runtime CuDNN library: "
+           "8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to have matching "
+           "major version and equal or higher minor version.\n")
+    report = layers(cudnn=WARN)
+    report[3].findings.append(Finding("cudnn_version_mismatch", "warn", {"found": "8.0.5"},
+                                      "cuDNN 8.0.5 in /usr/lib"))
+    assert merge_log_findings(report, explain_log(log, "linux")) == []
+    finding = report[3].findings[0]
+    assert finding.severity == "fail" and report[3].status == FAIL
+    assert finding.evidence.splitlines()[1].startswith("log: ")
+
+
+def test_zlibwapi_guess_ruled_out_by_the_installed_cudnn() -> None:
+    """'cudnn_cnn_infer64_8.dll. Error code 126' reads as zlibwapi_missing, but cuDNN 8.1 does
+    not load zlibwapi.dll: with the cudnn layer's facts saying 8.1.1 it is not filed; with 8.9
+    it is."""
+    old = layers()
+    old[3].facts["loader_first"] = {"version": "8.1.1", "path": "C:\\CUDA\\v11.2"}
+    merged = explain.reconcile_log_findings(old, explain_log(WIN_ZLIB, "windows"))
+    assert "zlibwapi_missing" in [f.code for f in merged.dropped]
+    assert "zlibwapi_missing" not in [f.code for f in old[3].findings]
+    new = layers()
+    new[3].facts["loader_first"] = {"version": "8.9.7", "path": "C:\\CUDA\\v11.8"}
+    assert "zlibwapi_missing" in [f.code for f in merge_log_findings(
+        new, explain_log(WIN_ZLIB, "windows"))]
+
+
+def test_several_missing_libraries_of_one_kind_are_one_finding() -> None:
+    names = ["libcublas.so.11", "libcublasLt.so.11", "libcufft.so.10"]
+    log = "".join(
+        f"W dso_loader.cc:64] Could not load dynamic library '{name}'; dlerror: {name}: cannot "
+        "open shared object file: No such file or directory\n"
+        for name in names
+    )
+    found = [f for f in explain_log(log, "linux") if f.code == "cuda_lib_other_missing"]
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.params["file"] == ", ".join(names)
+    assert all(name in finding.message() for name in names)
+    assert len(finding.evidence.splitlines()) == 3
+    # a command takes one file name
+    assert all(", " not in command for command in finding.fix.commands)
+
+
+def test_no_gpu_consequence_is_not_escalated_by_the_log() -> None:
+    report = layers(gpu=FAIL, cudnn="n/a")
+    report[0].findings.append(Finding("no_nvidia_gpu", "fail", {}))
+    report[3].findings.append(Finding("cudnn_missing", "info", {"cudnn": "9.3"}, "no wheel"))
+    log = "Could not load dynamic library 'libcudnn.so.9'; dlerror: libcudnn.so.9: not found\n"
+    merge_log_findings(report, explain_log(log, "linux"))
+    assert report[3].findings[0].severity == "info" and report[3].status == "n/a"
+
+
 def test_check_files_probe_log_in_the_cudnn_layer(tmp_path: Path) -> None:
     """diagnose merges the probe's log even where no layer read it (here: no tensorflow
     layer in the run), so the missing DLL lands on the cudnn layer with its name."""

@@ -130,24 +130,9 @@ def test_profile_validates(path: Path) -> None:
 
 
 # Disagreements where DESIGN's definitions side with the profile: layer bugs reported to the
-# layer's owner. Non-strict, so the test passes again by itself once the layer is fixed.
-LOG_MERGE_NO_DRIVER = (
-    "explain.merge_log_findings files the probe log's 'failed call to cuInit: ...' line as "
-    "no_driver_or_nvidia_smi_missing (fail) in the driver layer although NVML reports a loaded "
-    "driver and the driver layer already named the cause (driver_too_old, "
-    "nvidia_uvm_not_loaded, permission_denied_dev_nvidia): 'not installed or not loaded' is false"
-)
-KNOWN_LAYER_BUGS: dict[str, str] = {
-    "linux-dev-nvidia-permission-denied": LOG_MERGE_NO_DRIVER,
-    "linux-nvidia-uvm-missing": LOG_MERGE_NO_DRIVER,
-    "win-driver-451-too-old": LOG_MERGE_NO_DRIVER,
-    "win-cudnn-partial-copy": (
-        "explain.merge_log_findings files 'Could not load library cudnn_cnn_infer64_8.dll. Error "
-        "code 126' as zlibwapi_missing (fail) in the cudnn layer, although the cudnn layer found "
-        "cuDNN 8.1.1 (zlibwapi.dll is only needed by 8.3-8.9) and cudnn_cnn_infer64_8.dll is "
-        "absent from the folder (cudnn_partial_install explains the 126)"
-    ),
-}
+# layer's owner, "profile name": "what is wrong". Non-strict, so the test passes again by itself
+# once the layer is fixed; remove the entry then.
+KNOWN_LAYER_BUGS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("path", PROFILE_FILES, ids=profile_id)

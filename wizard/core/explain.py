@@ -654,9 +654,17 @@ def _rank(candidates: list[_Candidate], facts: dict[str, _Hit],
             score == current[0] and c.line_no < current[1].line_no
         ):
             best[c.code] = (score, c)
+    lines: dict[str, list[str]] = {}
+    for c in sorted(candidates, key=lambda c: c.line_no):
+        if c.files and c.evidence not in lines.setdefault(c.code, []):
+            lines[c.code].append(c.evidence)
     for code, names in files.items():
         if len(names) > 1:
-            best[code][1].params["files"] = names
+            # one finding names every library of its kind, with every line as evidence
+            chosen = best[code][1]
+            chosen.params["files"] = names
+            chosen.params["file"] = ", ".join(names)
+            chosen.evidence = "\n".join(lines[code])
     ordered = sorted(
         best.values(),
         key=lambda item: (-item[0], _LAYER_ORDER.get(layer_of(item[1].code), 99), item[1].line_no),
@@ -674,12 +682,14 @@ def _finding(c: _Candidate, context: dict[str, str], tab: Table,
         params.setdefault("found", context["cudnn"])
     params["source"] = "log"
     params["signature"] = c.sig.id
+    # commands such as `where {file}` take one file name: the first of several
+    fix_params = {**params, "file": params["files"][0]} if params.get("files") else params
     return Finding(
         code=c.code,
         severity=c.severity,
         params=params,
         evidence=c.evidence,
-        fix=_fix(c.fix, tab.code_fixes.get(c.code, {}), params, os_kind),
+        fix=_fix(c.fix, tab.code_fixes.get(c.code, {}), fix_params, os_kind),
     )
 
 
@@ -823,33 +833,160 @@ def probe_log_findings(probe: Optional[dict[str, Any]],
     return explain_log(probe_log_text(probe), os_kind)
 
 
+@dataclass
+class Merged:
+    """What :func:`reconcile_log_findings` did with each log finding."""
+
+    added: list[Finding] = field(default_factory=list)
+    """Filed as findings of their own (the layer's facts neither explain nor rule them out)."""
+    attached: list[Finding] = field(default_factory=list)
+    """Agreeing with a finding the layer made from the machine itself: their log line became
+    evidence of that finding."""
+    dropped: list[Finding] = field(default_factory=list)
+    """Ruled out by the layer's own facts (a log's guess that the machine shows to be false)."""
+
+    @property
+    def kept(self) -> list[Finding]:
+        """The log findings that hold: added or attached."""
+        return self.added + self.attached
+
+
+LOG_EVIDENCE_PREFIX = "log: "
+
+
 def merge_log_findings(report_layers: list[LayerResult], findings: list[Finding],
                        include_harmless: bool = False) -> list[Finding]:
     """Put log findings into the layer their code belongs to; returns the ones added.
 
-    Idempotent: a code already present in any layer is skipped, so the TensorFlow layer may
-    file its own log first and diagnose merge again afterwards. A layer's status is recomputed
-    with :func:`wizard.core.model.worst_status` from its old status: only a ``fail`` finding
-    turns an ``ok`` layer into ``fail``; ``info`` changes nothing; ``unknown`` stays ``unknown``
-    unless a finding fails. When the gpu layer found no NVIDIA GPU at all, the loader's
-    complaints in the driver, cuda and cudnn layers are consequences of that and are filed as
-    ``info``. ``numa_or_harmless_warning`` is left out unless ``include_harmless``.
+    See :func:`reconcile_log_findings` for the rules (the machine's facts come first)."""
+    return reconcile_log_findings(report_layers, findings, include_harmless).added
+
+
+def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Finding],
+                           include_harmless: bool = False) -> Merged:
+    """Reconcile log findings with what the layers found on the machine itself.
+
+    A log only shows what a program printed; a layer read the machine (NVML, files, the
+    loader path), so a layer's own facts beat a log's guess. For each log finding, in order:
+
+    1. the same code is already in a layer: the log line becomes evidence of that finding (a
+       ``warn`` the log shows failing becomes ``fail``, unless rule 2 applies);
+    2. the gpu layer found no NVIDIA GPU at all: the loader's complaints in the driver, cuda and
+       cudnn layers are consequences of that, filed as ``info``;
+    3. the driver, cuda or cudnn layer already failed on a finding of its own (each of them
+       settles one question about the machine; the tensorflow layer's causes are independent of
+       each other, so this rule is not applied there): the log's complaint is its consequence
+       (cuInit fails because the driver is too old, cublas is not found because CUDA is not on
+       PATH) and becomes evidence of that finding rather than a second cause;
+    4. the layer's facts rule it out (a "driver not loaded" where NVML reports a driver, a
+       ``zlibwapi_missing`` for a cuDNN that does not need zlibwapi): dropped;
+    5. else it is filed in its layer, whose status is recomputed with
+       :func:`wizard.core.model.worst_status` from the old status (only ``fail`` turns ``ok``
+       into ``fail``; ``info`` changes nothing; ``unknown`` stays unless a finding fails).
+
+    Idempotent: the TensorFlow layer may file its log first and diagnose merge again.
+    ``numa_or_harmless_warning`` is left out unless ``include_harmless``.
     """
     by_name = {layer.layer: layer for layer in report_layers}
     present = {f.code for layer in report_layers for f in layer.findings}
     no_gpu = "no_nvidia_gpu" in present
-    added: list[Finding] = []
+    merged = Merged()
     for finding in findings:
-        if finding.code in present or (finding.code == HARMLESS_CODE and not include_harmless):
+        if finding.code == HARMLESS_CODE and not include_harmless:
             continue
         name = layer_of(finding.code)
         layer = by_name.get(name)
         if layer is None:
             continue
-        if no_gpu and name in ("driver", "cuda", "cudnn") and finding.severity != "info":
-            finding = replace(finding, severity="info")
+        consequence_of_no_gpu = no_gpu and name in _MACHINE_LAYERS
+        if finding.code in present:
+            _attach_to_same_code(report_layers, finding, escalate=not consequence_of_no_gpu)
+            merged.attached.append(finding)
+            continue
+        if consequence_of_no_gpu:
+            if finding.severity != "info":
+                finding = replace(finding, severity="info")
+        elif name in _MACHINE_LAYERS and _attach_to_own_failure(layer, finding):
+            merged.attached.append(finding)
+            continue
+        elif _ruled_out(finding, by_name):
+            merged.dropped.append(finding)
+            continue
         layer.findings.append(finding)
         present.add(finding.code)
-        added.append(finding)
+        merged.added.append(finding)
         layer.status = worst_status([finding], default=layer.status)
-    return added
+    return merged
+
+
+def _from_log(finding: Finding) -> bool:
+    return finding.params.get("source") == "log"
+
+
+def _with_log_line(own: Finding, log: Finding, escalate: bool) -> Finding:
+    """``own`` with the log finding's line added to its evidence (once), the log's code noted
+    in ``params["log_codes"]``, and, when ``escalate``, the log's severity if it is worse."""
+    evidence = own.evidence or ""
+    line = (log.evidence or "").strip()
+    if line and line not in evidence:
+        evidence = f"{evidence}\n{LOG_EVIDENCE_PREFIX}{line}" if evidence else (
+            f"{LOG_EVIDENCE_PREFIX}{line}")
+    params = own.params
+    if _from_log(log) and log.code not in params.get("log_codes", ()):
+        params = {**params, "log_codes": [*params.get("log_codes", ()), log.code]}
+    severity = own.severity
+    rank = {"info": 0, "warn": 1, "fail": 2}
+    if escalate and rank.get(log.severity, 0) > rank.get(severity, 0):
+        severity = log.severity
+    return replace(own, evidence=evidence or None, params=params, severity=severity)
+
+
+def _attach_to_same_code(report_layers: list[LayerResult], log: Finding, escalate: bool) -> None:
+    """The code is already reported: the log agrees with it. Its line becomes evidence of a
+    finding the layer made itself (not of another log finding: the first line is enough)."""
+    for layer in report_layers:
+        for index, own in enumerate(layer.findings):
+            if own.code != log.code or own is log:
+                continue
+            if _from_log(own):
+                return
+            layer.findings[index] = _with_log_line(own, log, escalate=escalate)
+            layer.status = worst_status(layer.findings, default=layer.status)
+            return
+
+
+def _attach_to_own_failure(layer: LayerResult, log: Finding) -> bool:
+    """When the layer failed on a finding of its own, a log finding of the same layer is its
+    consequence: attach the line to that finding. False when the layer has no such finding."""
+    for index, own in enumerate(layer.findings):
+        if own.severity == "fail" and not _from_log(own):
+            layer.findings[index] = _with_log_line(own, log, escalate=False)
+            return True
+    return False
+
+
+_MACHINE_LAYERS = ("driver", "cuda", "cudnn")
+"""Layers that read one part of the machine, where a log's complaint can only be a symptom of
+what the layer found itself."""
+_DRIVER_ABSENT_CODES = ("no_driver_or_nvidia_smi_missing", "gpu_without_driver")
+
+
+def _ruled_out(log: Finding, by_name: dict[str, LayerResult]) -> bool:
+    """True when a layer's facts show the log finding to be false on this machine."""
+    driver = by_name.get("driver")
+    driver_facts = driver.facts if driver is not None else {}
+    if log.code in _DRIVER_ABSENT_CODES:
+        # a driver version from NVML/nvidia-smi, or /proc/driver/nvidia/version: it is loaded
+        return bool(driver_facts.get("driver_version") or driver_facts.get(
+            "kernel_module_version"))
+    if log.code == "nvml_driver_library_mismatch":
+        return driver_facts.get("source") == "nvml"  # NVML initialised: no mismatch
+    if log.code == "zlibwapi_missing":
+        cudnn = by_name.get("cudnn")
+        first = (cudnn.facts if cudnn is not None else {}).get("loader_first") or {}
+        version = first.get("version")
+        if version:
+            from wizard.core.cudnn_installs import needs_zlibwapi
+
+            return not needs_zlibwapi(str(version), windows=True)
+    return False

@@ -141,12 +141,17 @@ def check(ctx: CheckContext) -> LayerResult:
     installed = installed_tf(probe)
     if not installed and not isinstance(probe.get("tensorflow"), dict):
         findings.append(_not_installed(ctx, probe))
-        return _result(ctx, probe, facts, findings)
+        result = _result(ctx, probe, facts, findings)
+        # whatever the probe's log says is filed here too, so that a page (which runs the
+        # layers one by one) shows what `gpu-wizard check` shows
+        file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
+        return result
     findings += _package_findings(ctx, probe, installed)
     result = _result(ctx, probe, facts, findings)
     explained = explain.probe_log_findings(probe, _os(ctx))
-    file_log_findings(ctx, result, explained)
-    extra = _unexplained_findings(ctx, probe, findings + explained)
+    merged = file_log_findings(ctx, result, explained)
+    # a log finding the machine's facts ruled out explains nothing
+    extra = _unexplained_findings(ctx, probe, findings + merged.kept)
     if extra:
         result.findings.extend(extra)
         result.status = worst_status(result.findings, result.status)
@@ -159,12 +164,14 @@ def _os(ctx: CheckContext) -> str:
 
 def file_log_findings(
     ctx: CheckContext, result: LayerResult, explained: list[Finding]
-) -> list[Finding]:
+) -> explain.Merged:
     """File each log finding in the layer its code belongs to (this one included), through
-    ``explain.merge_log_findings``: a code a layer already reported is not repeated, and with no
-    NVIDIA GPU at all the loader's complaints are only ``info``. Returns the ones added."""
+    ``explain.reconcile_log_findings``: the layers' own facts come first (a code a layer already
+    reported, or the consequence of a layer's own failure, becomes evidence of that finding; a
+    finding the facts rule out is dropped), and with no NVIDIA GPU at all the loader's
+    complaints are only ``info``."""
     layers = [r for name, r in ctx.results.items() if name != "tensorflow"] + [result]
-    return explain.merge_log_findings(layers, explained)
+    return explain.reconcile_log_findings(layers, explained)
 
 
 def _result(
