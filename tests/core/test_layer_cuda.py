@@ -490,6 +490,8 @@ def test_without_an_nvidia_gpu_the_findings_only_inform():
     result = cuda.check(ctx)
     assert result.status == NOT_APPLICABLE
     assert [(f.code, f.severity) for f in result.findings] == [("cuda_not_installed", "info")]
+    # nothing to install without a GPU: no steps or commands that contradict the CPU advice
+    assert result.findings[0].fix.steps == () and result.findings[0].fix.commands == ()
 
 
 def test_older_toolkit_on_ld_library_path_shadows_the_wheel_runtime():

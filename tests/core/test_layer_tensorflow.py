@@ -158,6 +158,28 @@ def test_windows_tf_2_11_plus_is_its_own_finding_not_cpu_only() -> None:
     assert result.status == FAIL
 
 
+@pytest.mark.parametrize(
+    ("python", "conda", "expected"),
+    [
+        ("3.9.13", False, (f'"{WIN_EXE}" -m pip install "tensorflow<2.11"',)),
+        ("3.11.7", True, ("conda create -y -n tf210 python=3.10",
+                          'conda run -n tf210 python -m pip install "tensorflow<2.11"')),
+        ("3.11.7", False, ('pip install "tensorflow<2.11"',)),
+    ],
+)
+def test_windows_tf_2_11_plus_never_installs_tf_210_into_a_python_it_cannot_run_on(
+    python: str, conda: bool, expected: tuple[str, ...]
+) -> None:
+    """TF 2.10 has wheels for Python 3.7-3.10 only: into this env when its Python fits, else a
+    new conda env with Python 3.10, or plain pip in an environment the user picks."""
+    probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU", python=python,
+                       conda=conda, packages={"tensorflow-intel": "2.15.0"})
+    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    found = finding(result, "windows_native_tf_2_11_plus")
+    assert found.fix.commands == expected
+    assert found.params["command"] == expected[-1]
+
+
 def test_tensorflow_cpu_package_is_cpu_only() -> None:
     probe = make_probe(None, packages={"tensorflow-cpu": "2.21.0"}, gpus=0, on="CPU",
                        built_with_cuda=False, python="3.11.7")
@@ -283,7 +305,18 @@ def test_without_any_nvidia_gpu_log_findings_are_only_informative() -> None:
     assert cudart and cudart[0].severity == "info"
     assert "libcudart.so.11.0" in cudart[0].message() + (cudart[0].evidence or "")
     assert cuda.status == NOT_APPLICABLE
+    assert cudart[0].fix.steps == () and cudart[0].fix.commands == ()
     assert result.status == WARN and "fix the gpu layer first" in result.summary
+
+
+def test_without_any_nvidia_gpu_the_install_command_skips_the_cuda_wheels() -> None:
+    lower = {name: LayerResult(name, NOT_APPLICABLE, "n/a") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", FAIL, "no GPU", findings=[Finding("no_nvidia_gpu")])
+    result = layer.check(context(make_probe(None, python="3.11.7"), lower=lower))
+    command = finding(result, "tensorflow_not_installed").params["command"]
+    assert command.endswith('pip install "tensorflow"') and "and-cuda" not in command
+    with_gpu = layer.check(context(make_probe(None, python="3.11.7")))
+    assert "tensorflow[and-cuda]" in finding(with_gpu, "tensorflow_not_installed").params["command"]
 
 
 def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:

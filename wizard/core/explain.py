@@ -872,7 +872,7 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
     1. the same code is already in a layer: the log line becomes evidence of that finding (a
        ``warn`` the log shows failing becomes ``fail``, unless rule 2 applies);
     2. the gpu layer found no NVIDIA GPU at all: the loader's complaints in the driver, cuda and
-       cudnn layers are consequences of that, filed as ``info``;
+       cudnn layers are consequences of that, filed as ``info`` without fix steps;
     3. the driver, cuda or cudnn layer already failed on a finding of its own (each of them
        settles one question about the machine; the tensorflow layer's causes are independent of
        each other, so this rule is not applied there): the log's complaint is its consequence
@@ -903,9 +903,8 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
             _attach_to_same_code(report_layers, finding, escalate=not consequence_of_no_gpu)
             merged.attached.append(finding)
             continue
-        if consequence_of_no_gpu:
-            if finding.severity != "info":
-                finding = replace(finding, severity="info")
+        if consequence_of_no_gpu:  # info, without fix steps: nothing to install without a GPU
+            finding = replace(finding, severity="info", fix=Fix())
         elif name in _MACHINE_LAYERS and _attach_to_own_failure(layer, finding):
             merged.attached.append(finding)
             continue

@@ -79,11 +79,13 @@ def check(ctx: CheckContext) -> LayerResult:
 
 def without_gpu(ctx: CheckContext, result: LayerResult) -> LayerResult:
     """With no NVIDIA GPU at all (the gpu layer says so), a missing toolkit is a consequence,
-    not a cause: the findings stay, as ``info``, and the layer is not applicable."""
+    not a cause: the findings stay, as ``info``, and the layer is not applicable. Their fix
+    steps go (installing CUDA or cuDNN helps nothing without a GPU; the gpu layer's fix says
+    what to do), so that no command here contradicts the CPU-only advice."""
     gpu = ctx.results.get("gpu")
     if gpu is None or not any(f.code == "no_nvidia_gpu" for f in gpu.findings):
         return result
-    findings = [replace(f, severity="info") for f in result.findings]
+    findings = [replace(f, severity="info", fix=Fix()) for f in result.findings]
     return LayerResult(result.layer, NOT_APPLICABLE, f"no NVIDIA GPU; {result.summary}",
                        result.facts, findings)
 

@@ -109,11 +109,20 @@ def env_pip(ctx: CheckContext, pip_line: str) -> str:
 def _install_line(ctx: CheckContext, tf: Optional[str] = None) -> str:
     target = tf or ctx.target.tensorflow
     try:
-        return knowledge.install_command(target, ctx.host.platform.os_kind)
+        line = knowledge.install_command(target, ctx.host.platform.os_kind)
     except (ValueError, KeyError):
-        return 'pip install "tensorflow[and-cuda]"' if ctx.target.pip_cuda else (
+        line = 'pip install "tensorflow[and-cuda]"' if ctx.target.pip_cuda else (
             "pip install tensorflow"
         )
+    if _no_nvidia_gpu(ctx):
+        # the CUDA wheels (gigabytes) are of no use without an NVIDIA GPU
+        line = line.replace("tensorflow[and-cuda]", "tensorflow")
+    return line
+
+
+def _no_nvidia_gpu(ctx: CheckContext) -> bool:
+    gpu = ctx.results.get("gpu")
+    return gpu is not None and any(f.code == "no_nvidia_gpu" for f in gpu.findings)
 
 
 def explain_text(text: str, os_kind: Optional[str] = None) -> list[Finding]:
@@ -445,20 +454,20 @@ def _package_findings(
         )
     windows_new = os_kind == "windows" and _at_least(version, (2, 11))
     if windows_new:
-        line = env_pip(ctx, 'pip install "tensorflow<2.11"')
+        commands = _tf210_commands(ctx, probe)
         findings.append(
             Finding(
                 "windows_native_tf_2_11_plus",
                 "fail",
-                {"version": version, "command": line},
+                {"version": version, "command": commands[-1]},
                 evidence=f"TensorFlow {version} on native Windows",
                 fix=Fix(
                     steps=(
                         Step("text", {"text": "In a Python 3.7-3.10 environment:"}),
-                        Step("run", {"command": line}),
+                        *(Step("run", {"command": c}) for c in commands),
                     ),
                     links=(Link("TensorFlow on WSL2", WSL_TF_URL),),
-                    commands=(line,),
+                    commands=commands,
                 ),
             )
         )
@@ -491,6 +500,29 @@ def _package_findings(
     if visible:
         findings.append(visible)
     return findings
+
+
+TF210_PYTHON = "3.7-3.10"
+TF210_ENV = "tf210"
+
+
+def _tf210_commands(ctx: CheckContext, probe: dict[str, Any]) -> tuple[str, ...]:
+    """Commands that install TF 2.10 (the last with GPU support on native Windows): into this
+    environment when its Python can run it, else into a new conda env with Python 3.10 (a conda
+    user), or with the pip of whichever Python 3.7-3.10 the user picks."""
+    pip_line = 'pip install "tensorflow<2.11"'
+    info = probe.get("python") or {}
+    version = str(info.get("version") or "")
+    try:
+        fits = bool(version) and knowledge.python_supported(version, TF210_PYTHON)
+    except ValueError:
+        fits = False
+    if fits:
+        return (env_pip(ctx, pip_line),)
+    if info.get("conda"):
+        return (f"conda create -y -n {TF210_ENV} python=3.10",
+                f'conda run -n {TF210_ENV} python -m pip install "tensorflow<2.11"')
+    return (pip_line,)
 
 
 def conflicting(installed: dict[str, str]) -> dict[str, str]:
