@@ -275,8 +275,8 @@
         <translation>已安装{where}</translation>
     </message>
     <message>
-        <source>no current TensorFlow GPU build supports it; use the CPU or a newer GPU</source>
-        <translation>目前没有任何 TensorFlow GPU 版本支持它；请使用 CPU 或更新的显卡</translation>
+        <source>none does: every TensorFlow GPU build in the table needs a newer GPU; use the CPU, a newer GPU, or build TensorFlow from source</source>
+        <translation>没有任何版本支持：表中所有 TensorFlow GPU 版本都需要更新的显卡；请使用 CPU、更新的显卡，或从源码编译 TensorFlow</translation>
     </message>
     <message>
         <source>nvidia-modprobe is installed and normally creates it on the first CUDA call; if CUDA still fails with error 999 or &apos;cudaGetDeviceCount returned 30&apos;, load it by hand.</source>
@@ -1136,6 +1136,14 @@
     <message>
         <source>The Python environment {python} could not be checked: {error}</source>
         <translation>无法检查 Python 环境 {python}：{error}</translation>
+    </message>
+    <message>
+        <source>Install cuDNN {cudnn} as a pip wheel, with the CUDA wheels TensorFlow needs: {command}</source>
+        <translation>以 pip 包的形式安装 cuDNN {cudnn}，连同 TensorFlow 需要的 CUDA 包：{command}</translation>
+    </message>
+    <message>
+        <source>cuDNN {cudnn} is installed in {path}, but the loader does not search that folder: add it to {variable}, then open a new terminal.</source>
+        <translation>cuDNN {cudnn} 已安装在 {path}，但加载器不会在该文件夹中查找：请将它加入 {variable}，然后打开一个新的终端。</translation>
     </message>
     <message>
         <source>Run {python} -c &quot;import tensorflow&quot; in a terminal to see the error, or choose another environment with --python.</source>

@@ -235,6 +235,11 @@ def test_cudnn_9_folder_for_a_cudnn_9_target_must_be_on_path():
     assert f.fix.action == "set_env"
     assert f.fix.action_params == {"name": "PATH", "append": root + "\\bin\\12.4\\x64"}
     assert "not on PATH" in f.evidence
+    # the fix summary says what the steps do (no "download and copy" for an installed cuDNN)
+    assert f.fix_summary() == (
+        f"cuDNN 9.1 is installed in {root}\\bin\\12.4\\x64, but the loader does not search "
+        "that folder: add it to PATH, then open a new terminal."
+    )
 
     m.path(cuda_root + "\\bin", root + "\\bin\\12.4\\x64")
     m.registry_path(cuda_root + "\\bin", root + "\\bin\\12.4\\x64")
@@ -376,6 +381,9 @@ def test_linux_tf_without_wheels_is_missing_with_pip_command():
     assert result.status == FAIL
     f = finding(result, "cudnn_missing")
     assert f.fix.commands == (knowledge.install_command("2.18.0", "linux"),)
+    # the pip variant of the fix summary, not "copy the files into the CUDA folder"
+    assert "CUDA folder" not in f.fix_summary()
+    assert f.fix_summary().endswith(": " + knowledge.install_command("2.18.0", "linux"))
 
 
 def test_pip_target_without_environment_is_not_applicable():

@@ -407,6 +407,11 @@ FIX_FALLBACKS: dict[str, tuple[str, ...]] = {
         "path.",
     ),
     "cudnn_missing": (
+        # a layer leaves out "cuda" to pick one of the next two: the pip wheel (tensorflow[and-
+        # cuda]) and a cuDNN that is installed, but in a folder the loader does not search
+        "Install cuDNN {cudnn} as a pip wheel, with the CUDA wheels TensorFlow needs: {command}",
+        "cuDNN {cudnn} is installed in {path}, but the loader does not search that folder: add "
+        "it to {variable}, then open a new terminal.",
         "Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files "
         "into the CUDA folder (the wizard can do this from the zip).",
         "Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files "

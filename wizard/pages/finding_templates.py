@@ -732,6 +732,16 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             QT_TRANSLATE_NOOP(
                 "Findings",
+                "Install cuDNN {cudnn} as a pip wheel, with the CUDA wheels TensorFlow "
+                "needs: {command}",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "cuDNN {cudnn} is installed in {path}, but the loader does not search "
+                "that folder: add it to {variable}, then open a new terminal.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
                 "Download cuDNN {cudnn} for your CUDA version and copy its bin, "
                 "include and lib files into the CUDA folder (the wizard can do this "
                 "from the zip).",
@@ -1235,8 +1245,8 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        "no current TensorFlow GPU build supports it; use the CPU or a newer "
-        "GPU",
+        "none does: every TensorFlow GPU build in the table needs a newer GPU; "
+        "use the CPU, a newer GPU, or build TensorFlow from source",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",

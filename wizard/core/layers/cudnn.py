@@ -116,7 +116,8 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
         else:
             findings.append(Finding(
                 "cudnn_missing", severity,
-                params={"cudnn": target.cudnn, "cuda": target.cuda,
+                # no "cuda": the fix summary is the pip-wheel variant, naming the command
+                params={"cudnn": target.cudnn, "command": command,
                         "file": cudnn_installs.front_file(major, False),
                         "file_note": f" ({cudnn_installs.front_file(major, False)})"},
                 evidence=f"no nvidia-cudnn wheel in {', '.join(env.site_packages) or env.prefix}",
@@ -367,8 +368,9 @@ def _off_path(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall) -
         steps.insert(1, Step("run", {"command": commands[0]}))
     return Finding(
         "cudnn_missing", "fail",
-        params={"cudnn": ctx.target.cudnn, "cuda": ctx.target.cuda, "file_note": f" ({front})",
-                "file": front, "path": directory},
+        # no "cuda": the fix summary is the "installed, but not on the loader path" variant
+        params={"cudnn": ctx.target.cudnn, "file_note": f" ({front})", "file": front,
+                "path": directory, "variable": variable},
         evidence=f"{front} is in {directory}, which is not on {variable}",
         fix=Fix(steps=tuple(steps), links=_cudnn_links(ctx), commands=commands,
                 action="set_env", action_params={"name": variable, "append": directory}),

@@ -405,8 +405,11 @@ def _cc_finding(ctx: CheckContext, gpu: dict[str, Any], min_cc: str, severity: s
         except (ValueError, KeyError):
             commands = ()
     else:
-        advice = "no current TensorFlow GPU build supports it; use the CPU or a newer GPU"
-    steps = [Step("text", {"text": advice + "."})]
+        # worded to follow the fix summary's "Use a TensorFlow release that supports ... (":
+        # the summary alone says it, a step would only repeat it
+        advice = ("none does: every TensorFlow GPU build in the table needs a newer GPU; use "
+                  "the CPU, a newer GPU, or build TensorFlow from source")
+    steps = [Step("text", {"text": advice + "."})] if fitting else []
     if commands:
         steps.append(Step("run", {"command": commands[0]}))
     return Finding(
