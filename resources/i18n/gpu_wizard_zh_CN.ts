@@ -1138,6 +1138,14 @@
         <translation>无法检查 Python 环境 {python}：{error}</translation>
     </message>
     <message>
+        <source>The NVIDIA driver is loaded but does not answer: {what}.</source>
+        <translation>NVIDIA 驱动已加载，但没有响应：{what}。</translation>
+    </message>
+    <message>
+        <source>Restart the machine: the driver for {gpu} does not answer (hung, often after a GPU error; the kernel log names it as an Xid). If it happens again, reinstall the driver and check the GPU&apos;s power and cooling.</source>
+        <translation>请重启电脑：{gpu} 的驱动没有响应（已挂起，通常发生在 GPU 出错之后；内核日志中会记为 Xid 错误）。如果再次发生，请重新安装驱动，并检查显卡的供电和散热。</translation>
+    </message>
+    <message>
         <source>Install cuDNN {cudnn} as a pip wheel, with the CUDA wheels TensorFlow needs: {command}</source>
         <translation>以 pip 包的形式安装 cuDNN {cudnn}，连同 TensorFlow 需要的 CUDA 包：{command}</translation>
     </message>

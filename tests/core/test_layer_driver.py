@@ -242,6 +242,22 @@ def test_hanging_nvidia_smi_is_a_clear_finding() -> None:
     assert "restart" in finding.message()
 
 
+def test_a_driver_that_serves_the_gpu_but_hangs_is_not_called_missing() -> None:
+    """The kernel module is bound to the card, but NVML and nvidia-smi do not answer: the
+    message says the driver is loaded but hung, and the fix is a restart, not an install."""
+    hung = {"argv": SMI_QUERY, "timed_out": True}
+    result = run_driver(make_profile(
+        "linux", nvml={"error": "unknown", "detail": "NVML did not answer within 10 s"},
+        pci=(dict(NVIDIA_PCI_LINUX, driver="nvidia"),), commands=(hung,),
+        files={"/proc/driver/nvidia/version": NVRM, **LINUX_DEV_OK}))
+    (finding,) = result.findings
+    assert finding.code == "no_driver_or_nvidia_smi_missing" and finding.severity == "fail"
+    assert finding.message().startswith("The NVIDIA driver is loaded but does not answer: ")
+    assert "not installed" not in finding.message()
+    assert finding.fix_summary().startswith("Restart the machine")
+    assert [step.key for step in finding.fix.steps] == ["restart"]
+
+
 def test_nvml_mismatch() -> None:
     result = run_driver(make_profile(
         "linux", nvml={"error": "driver_library_mismatch", "detail": "RM has detected an "

@@ -352,7 +352,10 @@ MESSAGE_FALLBACKS: dict[str, tuple[str, ...]] = {
         "The NVIDIA driver is older than the CUDA {cuda} this program was built with.",
         "The NVIDIA driver is older than the CUDA version this program was built with.",
     ),
-    "no_driver_or_nvidia_smi_missing": ("The NVIDIA driver is not installed or not loaded.",),
+    "no_driver_or_nvidia_smi_missing": (
+        "The NVIDIA driver is loaded but does not answer: {what}.",
+        "The NVIDIA driver is not installed or not loaded.",
+    ),
     "compute_capability_unsupported": (
         "{gpu} has compute capability {cc}, but this {framework} build needs at least {min_cc}.",
         "{gpu} with compute capability {cc} is not supported by the installed {framework} build.",
@@ -428,6 +431,10 @@ FIX_FALLBACKS: dict[str, tuple[str, ...]] = {
         "Update the NVIDIA driver (or install a build of the program made for an older CUDA).",
     ),
     "no_driver_or_nvidia_smi_missing": (
+        # a driver that is loaded but hung (the driver layer leaves out "min_driver")
+        "Restart the machine: the driver for {gpu} does not answer (hung, often after a GPU "
+        "error; the kernel log names it as an Xid). If it happens again, reinstall the driver "
+        "and check the GPU's power and cooling.",
         "Install the NVIDIA driver and restart; on Linux check that the kernel module loads "
         "(DKMS after a kernel update, nouveau blacklisted).",
     ),

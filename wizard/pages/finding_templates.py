@@ -583,10 +583,21 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             QT_TRANSLATE_NOOP(
                 "Findings",
+                "The NVIDIA driver is loaded but does not answer: {what}.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
                 "The NVIDIA driver is not installed or not loaded.",
             ),
         ),
         (
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Restart the machine: the driver for {gpu} does not answer (hung, "
+                "often after a GPU error; the kernel log names it as an Xid). If it "
+                "happens again, reinstall the driver and check the GPU's power and "
+                "cooling.",
+            ),
             QT_TRANSLATE_NOOP(
                 "Findings",
                 "Install the NVIDIA driver and restart; on Linux check that the kernel "

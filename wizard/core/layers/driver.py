@@ -231,6 +231,8 @@ def _no_driver_findings(ctx: CheckContext, inv: Inventory,
         bound = [d for d in nvidia_pci if _served_by_nvidia(d)]
         if bound:
             detail = _served_detail(ctx, bound[0], kind, inv)
+            if _driver_hung(inv):
+                return [_hung_finding(ctx, inv, requirement, detail)]
             return [_not_running_finding(ctx, inv, requirement, detail)]
         return [_without_driver_finding(ctx, inv, nvidia_pci, requirement)]
     if inv.pci_known:
@@ -391,6 +393,28 @@ def _not_running_finding(ctx: CheckContext, inv: Inventory,
     evidence = _nvml_evidence(inv) or None
     return Finding("no_driver_or_nvidia_smi_missing", "fail", params, evidence,
                    _install_driver_fix(ctx, params, extra, commands))
+
+
+def _driver_hung(inv: Inventory) -> bool:
+    """nvidia-smi or NVML did not answer at all (rather than failing): a hung driver, often a
+    GPU that fell off the bus (Xid 79)."""
+    smi_hung = inv.smi is not None and inv.smi.status == "timed_out"
+    return smi_hung or "did not answer" in str(inv.nvml.get("detail") or "")
+
+
+def _hung_finding(ctx: CheckContext, inv: Inventory,
+                  requirement: Optional[knowledge.DriverRequirement], detail: str) -> Finding:
+    """The kernel module serves the GPU but does not answer: installing a driver is not the
+    fix, a restart is (then the kernel log says why). The params pick the "loaded but does not
+    answer" variants of the code's message and fix (``what`` instead of ``detail``, no
+    ``min_driver``)."""
+    params = {"gpu": _gpu_names(inv), "what": detail}
+    # (no "dmesg" command: a report lists commands after the steps, and the restart clears it)
+    return Finding(
+        "no_driver_or_nvidia_smi_missing", "fail", params, _nvml_evidence(inv) or None,
+        Fix(steps=(Step("restart", {}),),
+            links=(Link("NVIDIA driver downloads", knowledge.driver_download_url()),)),
+    )
 
 
 def _mismatch_finding(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]) -> Finding:

@@ -514,7 +514,8 @@ def _gpu_summary(gpu: dict[str, Any], source: Optional[str]) -> str:
     if gpu.get("error"):  # NVML could not open this GPU (lost, reset needed, ...)
         return f"{gpu['name']}: NVML cannot open it ({gpu['error']})"
     if source == "pci":
-        bits[0] += " (found on the PCI bus, no working driver)"
+        # NVML could not answer: no driver, or one this user cannot reach (permissions, hung)
+        bits[0] += " (found on the PCI bus; the driver could not be queried)"
     if gpu["compute_capability"]:
         bits.append(f"compute {gpu['compute_capability']}")
     else:
