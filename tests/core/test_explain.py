@@ -569,9 +569,12 @@ def test_merge_harmless_and_no_gpu() -> None:
     report[0].findings.append(Finding("no_nvidia_gpu", "fail", {}))
     findings = explain_log(HARMLESS) + explain_log(
         "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found")
-    added = merge_log_findings(report, findings)
-    assert [f.code for f in added] == ["cudart_missing"]
-    assert added[0].severity == "info" and report[2].status == OK
+    merged = explain.reconcile_log_findings(report, findings)
+    # a consequence of having no NVIDIA GPU, not a cause with a fix: evidence of no_nvidia_gpu
+    assert merged.added == [] and [f.code for f in merged.attached] == ["cudart_missing"]
+    assert report[2].findings == [] and report[2].status == OK
+    assert "cudart64_110.dll" in report[0].findings[0].evidence
+    assert report[0].findings[0].evidence.startswith("log: ")
     with_harmless = layers()
     merge_log_findings(with_harmless, explain_log(HARMLESS), include_harmless=True)
     assert with_harmless[4].findings[0].code == "numa_or_harmless_warning"

@@ -301,11 +301,9 @@ def test_without_any_nvidia_gpu_log_findings_are_only_informative() -> None:
     ctx = context(make_probe("2.10.1", gpus=0, on="CPU", log=log, python="3.10.13"), lower=lower)
     result = layer.check(ctx)
     cuda = ctx.results["cuda"]
-    cudart = [f for f in cuda.findings if f.code == "cudart_missing"]
-    assert cudart and cudart[0].severity == "info"
-    assert "libcudart.so.11.0" in cudart[0].message() + (cudart[0].evidence or "")
-    assert cuda.status == NOT_APPLICABLE
-    assert cudart[0].fix.steps == () and cudart[0].fix.commands == ()
+    # the loader's complaint is a consequence of having no GPU: evidence, not a finding
+    assert cuda.findings == [] and cuda.status == NOT_APPLICABLE
+    assert "libcudart.so.11.0" in (ctx.results["gpu"].findings[0].evidence or "")
     assert result.status == WARN and "fix the gpu layer first" in result.summary
 
 

@@ -872,7 +872,9 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
     1. the same code is already in a layer: the log line becomes evidence of that finding (a
        ``warn`` the log shows failing becomes ``fail``, unless rule 2 applies);
     2. the gpu layer found no NVIDIA GPU at all: the loader's complaints in the driver, cuda and
-       cudnn layers are consequences of that, filed as ``info`` without fix steps;
+       cudnn layers are consequences of that (no driver, no CUDA libraries to load), not causes
+       with a fix of their own: the line becomes evidence of the layer's own (``info``)
+       finding, or of ``no_nvidia_gpu`` where the layer has none;
     3. the driver, cuda or cudnn layer already failed on a finding of its own (each of them
        settles one question about the machine; the tensorflow layer's causes are independent of
        each other, so this rule is not applied there): the log's complaint is its consequence
@@ -903,9 +905,11 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
             _attach_to_same_code(report_layers, finding, escalate=not consequence_of_no_gpu)
             merged.attached.append(finding)
             continue
-        if consequence_of_no_gpu:  # info, without fix steps: nothing to install without a GPU
-            finding = replace(finding, severity="info", fix=Fix())
-        elif name in _MACHINE_LAYERS and _attach_to_own_failure(layer, finding):
+        if consequence_of_no_gpu:
+            _attach_to_no_gpu(layer, by_name["gpu"], finding)
+            merged.attached.append(finding)
+            continue
+        if name in _MACHINE_LAYERS and _attach_to_own_failure(layer, finding):
             merged.attached.append(finding)
             continue
         elif _ruled_out(finding, by_name):
@@ -962,6 +966,14 @@ def _attach_to_own_failure(layer: LayerResult, log: Finding) -> bool:
             layer.findings[index] = _with_log_line(own, log, escalate=False)
             return True
     return False
+
+
+def _attach_to_no_gpu(layer: LayerResult, gpu: LayerResult, log: Finding) -> None:
+    for owner in (layer, gpu):
+        for index, own in enumerate(owner.findings):
+            if not _from_log(own) and (owner is layer or own.code == "no_nvidia_gpu"):
+                owner.findings[index] = _with_log_line(own, log, escalate=False)
+                return
 
 
 _MACHINE_LAYERS = ("driver", "cuda", "cudnn")
