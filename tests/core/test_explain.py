@@ -675,6 +675,20 @@ def test_several_missing_libraries_of_one_kind_are_one_finding() -> None:
     assert all(", " not in command for command in finding.fix.commands)
 
 
+def test_log_fix_drops_the_path_step_where_the_loader_finds_the_toolkit() -> None:
+    """cuBLAS missing while the cuda layer saw the loader open the target's toolkit: the log's
+    generic "add /usr/local/cuda/lib64 to LD_LIBRARY_PATH" step is not offered."""
+    log = ("W dso_loader.cc:64] Could not load dynamic library 'libcublas.so.11'; dlerror: "
+           "libcublas.so.11: cannot open shared object file: No such file or directory\n")
+    generic = next(f for f in explain_log(log, "linux") if f.code == "cuda_lib_other_missing")
+    assert "add_to_path" in [step.key for step in generic.fix.steps]
+    report = layers()
+    report[2].facts["loader_first_needed"] = {"dir": "/usr/local/cuda-11.2/lib64"}
+    (added,) = merge_log_findings(report, [generic])
+    assert "add_to_path" not in [step.key for step in added.fix.steps]
+    assert added.fix.commands == generic.fix.commands
+
+
 def test_no_gpu_consequence_is_not_escalated_by_the_log() -> None:
     report = layers(gpu=FAIL, cudnn="n/a")
     report[0].findings.append(Finding("no_nvidia_gpu", "fail", {}))

@@ -317,6 +317,15 @@ def test_without_any_nvidia_gpu_the_install_command_skips_the_cuda_wheels() -> N
     assert "tensorflow[and-cuda]" in finding(with_gpu, "tensorflow_not_installed").params["command"]
 
 
+def test_summary_names_the_lower_layer_the_log_failed() -> None:
+    log = ("W dso_loader.cc:64] Could not load dynamic library 'libcublas.so.11'; dlerror: "
+           "libcublas.so.11: cannot open shared object file: No such file or directory\n")
+    ctx = context(make_probe("2.10.1", gpus=0, on="CPU", log=log, python="3.10.13"))
+    result = layer.check(ctx)
+    assert ctx.results["cuda"].status == FAIL
+    assert "fix the cuda layer first" in result.summary
+
+
 def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:
     probe = make_probe("2.10.0")
     probe["tensorflow"]["conv"] = {"ok": False, "device": None, "requested": "/GPU:0",

@@ -915,6 +915,7 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
         elif _ruled_out(finding, by_name):
             merged.dropped.append(finding)
             continue
+        finding = _fit_fix_to_facts(finding, layer)
         layer.findings.append(finding)
         present.add(finding.code)
         merged.added.append(finding)
@@ -966,6 +967,19 @@ def _attach_to_own_failure(layer: LayerResult, log: Finding) -> bool:
             layer.findings[index] = _with_log_line(own, log, escalate=False)
             return True
     return False
+
+
+def _fit_fix_to_facts(log: Finding, layer: LayerResult) -> Finding:
+    """A log finding's generic fix, less the steps the layer's facts show to be done already:
+    no "add the CUDA folder to the loader path" when the cuda layer found the loader opening
+    the target's toolkit (a cuBLAS missing there is missing from that folder, not off the
+    path)."""
+    if layer.layer != "cuda" or not layer.facts.get("loader_first_needed"):
+        return log
+    steps = tuple(step for step in log.fix.steps if step.key != "add_to_path")
+    if steps == log.fix.steps:
+        return log
+    return replace(log, fix=replace(log.fix, steps=steps))
 
 
 def _attach_to_no_gpu(layer: LayerResult, gpu: LayerResult, log: Finding) -> None:

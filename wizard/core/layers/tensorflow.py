@@ -159,6 +159,9 @@ def check(ctx: CheckContext) -> LayerResult:
     result = _result(ctx, probe, facts, findings)
     explained = explain.probe_log_findings(probe, _os(ctx))
     merged = file_log_findings(ctx, result, explained)
+    if merged.added:  # the log may have failed a lower layer: name it in the summary
+        tf_info = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
+        result.summary = _summary(ctx, probe, tf_info, _gpu_ready(tf_info))
     # a log finding the machine's facts ruled out explains nothing
     extra = _unexplained_findings(ctx, probe, findings + merged.kept)
     if extra:
