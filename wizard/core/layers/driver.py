@@ -196,6 +196,9 @@ def _summary(facts: dict[str, Any], findings: list[Finding]) -> str:
     requirement = facts["min_driver"]
     minimum = requirement and (requirement["toolkit"] or requirement["compat"])
     if worst is not None and worst.code == "driver_too_old":
+        if worst.severity == "warn":  # below the toolkit's floor, above the compat one
+            return (f"{text}; older than the {minimum} CUDA {requirement['cuda']} asks for, "
+                    "usable through minor-version compatibility")
         return f"{text}; too old: CUDA {requirement['cuda']} needs {minimum} or newer"
     if minimum:
         text += f"; CUDA {requirement['cuda']} needs {minimum} or newer"
