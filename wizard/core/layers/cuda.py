@@ -77,15 +77,20 @@ def check(ctx: CheckContext) -> LayerResult:
     return without_gpu(ctx, result)
 
 
+_NOT_NEEDED_WITHOUT_GPU = frozenset({"cuda_not_installed", "cudart_missing", "cudnn_missing"})
+
+
 def without_gpu(ctx: CheckContext, result: LayerResult) -> LayerResult:
-    """With no NVIDIA GPU at all (the gpu layer says so), a missing toolkit is a consequence,
-    not a cause: the findings stay, as ``info``, and the layer is not applicable. Their fix
-    steps go (installing CUDA or cuDNN helps nothing without a GPU; the gpu layer's fix says
-    what to do), so that no command here contradicts the CPU-only advice."""
+    """With no NVIDIA GPU at all (the gpu layer says so), the layer is not applicable and
+    nothing in it fails. A "missing" finding would say what is false there ("TensorFlow needs
+    CUDA 12.5": not without a GPU) and offer installs that contradict the gpu layer's CPU-only
+    advice, so those are left out (the summary and the facts still say what was found); any
+    other finding stays, as ``info``, without fix steps."""
     gpu = ctx.results.get("gpu")
     if gpu is None or not any(f.code == "no_nvidia_gpu" for f in gpu.findings):
         return result
-    findings = [replace(f, severity="info", fix=Fix()) for f in result.findings]
+    findings = [replace(f, severity="info", fix=Fix()) for f in result.findings
+                if f.code not in _NOT_NEEDED_WITHOUT_GPU]
     return LayerResult(result.layer, NOT_APPLICABLE, f"no NVIDIA GPU; {result.summary}",
                        result.facts, findings)
 
