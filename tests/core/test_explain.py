@@ -689,6 +689,19 @@ def test_log_fix_drops_the_path_step_where_the_loader_finds_the_toolkit() -> Non
     assert added.fix.commands == generic.fix.commands
 
 
+def test_every_line_of_a_several_library_finding_becomes_evidence() -> None:
+    log = "".join(
+        f"Could not load dynamic library '{name}'; dlerror: {name}: cannot open shared object\n"
+        for name in ("libcublas.so.11", "libcufft.so.10")
+    )
+    report = layers(cuda=FAIL)
+    report[2].findings.append(Finding("cuda_not_on_path", "fail", {}, "not on LD_LIBRARY_PATH"))
+    merge_log_findings(report, explain_log(log, "linux"))
+    lines = report[2].findings[0].evidence.splitlines()
+    assert len(report[2].findings) == 1 and len(lines) == 3
+    assert all(line.startswith("log: ") for line in lines[1:])
+
+
 def test_no_gpu_consequence_is_not_escalated_by_the_log() -> None:
     report = layers(gpu=FAIL, cudnn="n/a")
     report[0].findings.append(Finding("no_nvidia_gpu", "fail", {}))

@@ -931,10 +931,11 @@ def _with_log_line(own: Finding, log: Finding, escalate: bool) -> Finding:
     """``own`` with the log finding's line added to its evidence (once), the log's code noted
     in ``params["log_codes"]``, and, when ``escalate``, the log's severity if it is worse."""
     evidence = own.evidence or ""
-    line = (log.evidence or "").strip()
-    if line and line not in evidence:
-        evidence = f"{evidence}\n{LOG_EVIDENCE_PREFIX}{line}" if evidence else (
-            f"{LOG_EVIDENCE_PREFIX}{line}")
+    for line in (log.evidence or "").splitlines():  # several when one finding names several
+        line = line.strip()
+        if line and line not in evidence:
+            evidence = f"{evidence}\n{LOG_EVIDENCE_PREFIX}{line}" if evidence else (
+                f"{LOG_EVIDENCE_PREFIX}{line}")
     params = own.params
     if _from_log(log) and log.code not in params.get("log_codes", ()):
         params = {**params, "log_codes": [*params.get("log_codes", ()), log.code]}
