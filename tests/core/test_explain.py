@@ -702,6 +702,19 @@ def test_every_line_of_a_several_library_finding_becomes_evidence() -> None:
     assert all(line.startswith("log: ") for line in lines[1:])
 
 
+def test_a_cause_the_log_names_is_not_hidden_under_the_layers_own_failure() -> None:
+    """Only symptoms (a library that does not load) become evidence of the layer's own
+    failure; a version mismatch the log names is a finding of its own."""
+    log = ("E cuda_dnn.cc:377] Loaded runtime CuDNN library: 8.0.5 but source was compiled "
+           "with: 8.1.0.  CuDNN library needs to have matching major version and equal or "
+           "higher minor version.\n")
+    report = layers(cudnn=FAIL)
+    report[3].findings.append(Finding("zlibwapi_missing", "fail", {"found": "8.9.7"}, "no zlib"))
+    added = merge_log_findings(report, explain_log(log, "windows"))
+    assert [f.code for f in added] == ["cudnn_version_mismatch"]
+    assert report[3].findings[0].evidence == "no zlib"
+
+
 def test_no_gpu_consequence_is_not_escalated_by_the_log() -> None:
     report = layers(gpu=FAIL, cudnn="n/a")
     report[0].findings.append(Finding("no_nvidia_gpu", "fail", {}))

@@ -875,9 +875,9 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
        cudnn layers are consequences of that (no driver, no CUDA libraries to load), not causes
        with a fix of their own: the line becomes evidence of the layer's own (``info``)
        finding, or of ``no_nvidia_gpu`` where the layer has none;
-    3. the driver, cuda or cudnn layer already failed on a finding of its own (each of them
-       settles one question about the machine; the tensorflow layer's causes are independent of
-       each other, so this rule is not applied there): the log's complaint is its consequence
+    3. the driver, cuda or cudnn layer already failed on a finding of its own and the log only
+       shows a symptom (:data:`_SYMPTOMS`: a library that does not load, cuInit failing; not a
+       cause it names, such as a version): the log's complaint is its consequence
        (cuInit fails because the driver is too old, cublas is not found because CUDA is not on
        PATH) and becomes evidence of that finding rather than a second cause;
     4. the layer's facts rule it out (a "driver not loaded" where NVML reports a driver, a
@@ -909,7 +909,7 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
             _attach_to_no_gpu(layer, by_name["gpu"], finding)
             merged.attached.append(finding)
             continue
-        if name in _MACHINE_LAYERS and _attach_to_own_failure(layer, finding):
+        if finding.code in _SYMPTOMS and _attach_to_own_failure(layer, finding):
             merged.attached.append(finding)
             continue
         elif _ruled_out(finding, by_name):
@@ -994,6 +994,17 @@ def _attach_to_no_gpu(layer: LayerResult, gpu: LayerResult, log: Finding) -> Non
 _MACHINE_LAYERS = ("driver", "cuda", "cudnn")
 """Layers that read one part of the machine, where a log's complaint can only be a symptom of
 what the layer found itself."""
+_SYMPTOMS = frozenset({
+    "no_driver_or_nvidia_smi_missing", "gpu_without_driver", "nvml_driver_library_mismatch",
+    "wsl_gpu_missing", "container_no_gpu_passthrough",
+    "cudart_missing", "cuda_lib_other_missing",
+    "cudnn_missing", "cudnn_partial_install", "zlibwapi_missing",
+})
+"""Codes a log gives to what it sees go wrong (cuInit fails, a library does not load) rather
+than to a cause it names (a version, a permission): in the driver, cuda and cudnn layers,
+where the layer already failed on a cause of its own, such a line is that cause's symptom. A
+cause the log names (driver_too_old, cudnn_version_mismatch, ...) is filed as its own finding
+even then."""
 _DRIVER_ABSENT_CODES = ("no_driver_or_nvidia_smi_missing", "gpu_without_driver")
 
 
