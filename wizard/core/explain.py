@@ -912,7 +912,7 @@ def reconcile_log_findings(report_layers: list[LayerResult], findings: list[Find
         if finding.code in _SYMPTOMS and _attach_to_own_failure(layer, finding):
             merged.attached.append(finding)
             continue
-        elif _ruled_out(finding, by_name):
+        if _ruled_out(finding, by_name):
             merged.dropped.append(finding)
             continue
         finding = _fit_fix_to_facts(finding, layer)
@@ -984,6 +984,7 @@ def _fit_fix_to_facts(log: Finding, layer: LayerResult) -> Finding:
 
 
 def _attach_to_no_gpu(layer: LayerResult, gpu: LayerResult, log: Finding) -> None:
+    """The line becomes evidence of the layer's own finding, else of ``no_nvidia_gpu``."""
     for owner in (layer, gpu):
         for index, own in enumerate(owner.findings):
             if not _from_log(own) and (owner is layer or own.code == "no_nvidia_gpu"):
@@ -992,8 +993,8 @@ def _attach_to_no_gpu(layer: LayerResult, gpu: LayerResult, log: Finding) -> Non
 
 
 _MACHINE_LAYERS = ("driver", "cuda", "cudnn")
-"""Layers that read one part of the machine, where a log's complaint can only be a symptom of
-what the layer found itself."""
+"""Layers that read one part of the machine below TensorFlow: with no NVIDIA GPU, a log's
+complaint about any of them is a consequence of that."""
 _SYMPTOMS = frozenset({
     "no_driver_or_nvidia_smi_missing", "gpu_without_driver", "nvml_driver_library_mismatch",
     "wsl_gpu_missing", "container_no_gpu_passthrough",
