@@ -661,7 +661,11 @@ def choose_environment(
         return python, probe, reason
     real = host if isinstance(host, LocalHost) else getattr(host, "inner", None)
     if not isinstance(real, LocalHost):  # a replayed profile: its recorded environments
-        candidates = [(e["executable"], e.get("probe"), 0) for e in host.pythons()]
+        # "score" (optional) is the discovery score a snapshot recorded, so a replay breaks
+        # ties between environments exactly as the live check did.
+        candidates = [
+            (e["executable"], e.get("probe"), int(e.get("score") or 0)) for e in host.pythons()
+        ]
         return pick(candidates, recommended_python_range(host))
     envs = [e for e in discover(host, cwd=cwd if cwd is not None else os.getcwd()) if e.usable]
     envs.sort(key=score, reverse=True)
@@ -672,9 +676,7 @@ def choose_environment(
     from wizard.core import probe as probe_module
 
     def runner(exe: str, timeout: float, cancelled: Optional[Callable[[], bool]]) -> dict:
-        if host is real:  # cancellable; a RecordingHost must see the call to record it
-            return probe_module.run_probe(exe, timeout=timeout, cancelled=cancelled)
-        return host.probe_python(exe, timeout=timeout)
+        return host.probe_python(exe, timeout=timeout, cancelled=cancelled)
 
     results = probe_module.probe_many(
         [env.executable for env in chosen],
@@ -684,6 +686,10 @@ def choose_environment(
         runner=runner,
     )
     _PROBED.update(results)
+    note_score = getattr(host, "note_python_score", None)  # a RecordingHost keeps them
+    if note_score:
+        for env in chosen:
+            note_score(env.executable, score(env))
     return pick(
         [(env.executable, results.get(env.executable), score(env)) for env in chosen],
         recommended_python_range(host),

@@ -758,8 +758,14 @@ class RecordingHost(Host):
         self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
     ) -> dict[str, Any]:
         result = self.inner.probe_python(executable, timeout, cancelled)
-        self._pythons[executable] = {"executable": executable, "probe": result}
+        entry = self._pythons.setdefault(executable, {"executable": executable})
+        entry["probe"] = result
         return result
+
+    def note_python_score(self, executable: str, score: int) -> None:
+        """Keep the discovery score of a probed environment, so the replay picks the same one."""
+        entry = self._pythons.setdefault(executable, {"executable": executable, "probe": None})
+        entry["score"] = score
 
     def which(self, program: str) -> Optional[str]:
         found = self.inner.which(program)
