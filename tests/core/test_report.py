@@ -247,6 +247,10 @@ def test_every_profile_renders(path: Path) -> None:
     last = ANSI.sub("", text).rstrip().splitlines()[-1]
     if report.ready:
         assert last == f"Ready: TensorFlow {report.target.tensorflow} runs on the GPU."
+    elif "no_nvidia_gpu" in report.codes():
+        assert last.startswith("Not ready: this machine has no NVIDIA GPU")
+    elif not report.target.gpu_supported and report.blocking_layer == "tensorflow":
+        assert "has no GPU support on native Windows" in last
     elif report.blocking_layer:
         assert last == f"Not ready: fix the {report.blocking_layer} layer first."
     else:

@@ -80,6 +80,17 @@ def verdict(data: dict[str, Any]) -> str:
     if data.get("ready"):
         return f"Ready: TensorFlow {tf} runs on the GPU.".replace("TensorFlow  ", "TensorFlow ")
     blocking = data.get("blocking_layer")
+    codes = {f["code"] for layer in data.get("layers", []) for f in layer.get("findings", [])}
+    if "no_nvidia_gpu" in codes:
+        return (
+            "Not ready: this machine has no NVIDIA GPU, so TensorFlow can only run on the CPU "
+            "here."
+        )
+    if not (data.get("target") or {}).get("gpu_supported", True) and blocking == "tensorflow":
+        return (
+            f"Not ready: TensorFlow {tf} has no GPU support on native Windows; "
+            "see the fix above."
+        )
     if blocking:
         return f"Not ready: fix the {blocking} layer first."
     unsure = [
