@@ -61,6 +61,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.command is None:
             from wizard import app
 
+            if not app.has_display():
+                # An SSH session or a WSL shell: say so, then give the headless report.
+                print(HEADLESS_NOTE, file=sys.stderr)
+                return cmd_check(build_parser().parse_args(_check_argv(args.profile)))
             return app.main(profile=args.profile)
         handler = {
             "check": cmd_check,
@@ -74,6 +78,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_ERROR
+
+
+HEADLESS_NOTE = (
+    "No display found, so the wizard window cannot open: here is the same diagnosis as "
+    "`gpu-wizard check` (see `gpu-wizard --help`).\n"
+)
+
+
+def _check_argv(profile: Optional[str]) -> list[str]:
+    return ["check", "--profile", profile] if profile else ["check"]
 
 
 def _load_host(profile: Optional[str]):

@@ -35,15 +35,32 @@ def _headless_env() -> dict[str, str]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display detection is Linux's")
-@pytest.mark.parametrize("argv", [["-m", "wizard"], ["-c", "import sys; from wizard.app import "
-                                                     "main; sys.exit(main())"]])
-def test_no_display_exits_2_with_a_hint(argv):
+def test_gui_script_without_display_exits_2_with_a_hint():
+    """gpu-wizard-gui (wizard.app.main) cannot do anything without a display: it says so."""
+    argv = ["-c", "import sys; from wizard.app import main; sys.exit(main())"]
     done = subprocess.run(
         [sys.executable, *argv], env=_headless_env(), capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2
     assert NO_DISPLAY_MESSAGE in done.stderr
     assert "gpu-wizard check" in done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display detection is Linux's")
+def test_gpu_wizard_without_display_gives_the_headless_report(profiles_dir):
+    """`gpu-wizard` over SSH: the note, then the same report as `gpu-wizard check`."""
+    profile = str(profiles_dir / "win-tf210-cudnn-never-copied.json")
+    done = subprocess.run(
+        [sys.executable, "-m", "wizard", "--profile", profile],
+        env=_headless_env(), capture_output=True, text=True, timeout=60,
+    )
+    check = subprocess.run(
+        [sys.executable, "-m", "wizard", "check", "--profile", profile],
+        env=_headless_env(), capture_output=True, text=True, timeout=60,
+    )
+    assert "No display found" in done.stderr and "gpu-wizard check" in done.stderr
+    assert done.returncode == check.returncode == 1
+    assert done.stdout == check.stdout
 
 
 def test_bad_profile_is_reported(tmp_path):
