@@ -950,6 +950,10 @@
         <translation>没有找到 cuDNN {cudnn}{file_note}。</translation>
     </message>
     <message>
+        <source>Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and lib files into the CUDA folder; if it is already installed elsewhere, put the folder that holds its libraries on the loader path.</source>
+        <translation>请下载适用于 CUDA {cuda} 的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹；如果它已经安装在别处，请把存放其库文件的文件夹加入库搜索路径。</translation>
+    </message>
+    <message>
         <source>Wrong cuDNN version</source>
         <translation>cuDNN 版本不对</translation>
     </message>
@@ -1154,16 +1158,20 @@
         <translation>cuDNN {cudnn} 已安装在 {path}，但加载器不会在该文件夹中查找：请将它加入 {variable}，然后打开一个新的终端。</translation>
     </message>
     <message>
+        <source>Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files into the CUDA folder.</source>
+        <translation>请下载适用于你的 CUDA 版本的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹。</translation>
+    </message>
+    <message>
+        <source>Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files into the CUDA folder.</source>
+        <translation>请下载你的 TensorFlow 所需版本的 cuDNN，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹。</translation>
+    </message>
+    <message>
         <source>Run {python} -c &quot;import tensorflow&quot; in a terminal to see the error, or choose another environment with --python.</source>
         <translation>请在终端中运行 {python} -c &quot;import tensorflow&quot; 查看报错，或用 --python 选择另一个环境。</translation>
     </message>
     <message>
         <source>32-bit Python</source>
         <translation>32 位 Python</translation>
-    </message>
-    <message>
-        <source>Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip); if it is already installed elsewhere, put the folder that holds its libraries on the loader path.</source>
-        <translation>请下载适用于 CUDA {cuda} 的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）；如果它已经安装在别处，请把存放其库文件的文件夹加入库搜索路径。</translation>
     </message>
     <message>
         <source>{next_step}</source>
@@ -1296,14 +1304,6 @@
     <message>
         <source>cuDNN was not found by the loader.</source>
         <translation>加载器没有找到 cuDNN。</translation>
-    </message>
-    <message>
-        <source>Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip).</source>
-        <translation>请下载适用于你的 CUDA 版本的 cuDNN {cudnn}，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）。</translation>
-    </message>
-    <message>
-        <source>Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files into the CUDA folder (the wizard can do this from the zip).</source>
-        <translation>请下载你的 TensorFlow 所需的 cuDNN 版本，并把其中 bin、include 和 lib 文件夹里的文件复制到 CUDA 文件夹（本向导可以直接从 zip 压缩包完成复制）。</translation>
     </message>
     <message>
         <source>cuDNN {found} was loaded, but this build was compiled with cuDNN {expected}.</source>
@@ -1757,6 +1757,10 @@
         <translation>把 cuDNN {version} 压缩包中的 {files} 复制到 {dir}。</translation>
     </message>
     <message>
+        <source>Or, instead, in this conda environment: {command}</source>
+        <translation>或者改为在这个 conda 环境中运行：{command}</translation>
+    </message>
+    <message>
         <source>{text}</source>
         <translation>{text}</translation>
     </message>
@@ -1829,6 +1833,14 @@
     <message>
         <source>Ready: TensorFlow {tf} sees your GPU and computes on it.</source>
         <translation>已就绪：TensorFlow {tf} 能识别你的显卡，并在显卡上计算。</translation>
+    </message>
+    <message>
+        <source>Not ready: this computer has no NVIDIA GPU, so TensorFlow can only use the CPU here.</source>
+        <translation>尚未就绪：这台电脑没有 NVIDIA 显卡，因此 TensorFlow 在这里只能使用 CPU。</translation>
+    </message>
+    <message>
+        <source>Not ready: TensorFlow {tf} has no GPU support on native Windows. See below for the two ways out.</source>
+        <translation>尚未就绪：TensorFlow {tf} 在原生 Windows 上不支持 GPU。下面列出了两种解决办法。</translation>
     </message>
     <message>
         <source>Not ready yet. Start with the {layer} layer: fix what is listed below, then check again.</source>

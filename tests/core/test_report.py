@@ -127,7 +127,6 @@ def test_markdown_finding_has_message_evidence_fix_steps_commands_links() -> Non
     assert "pip install nvidia-cudnn-cu11==8.6.0.163\n```" in md
     assert "Run: pip install" not in md, "a step that only repeats a command is not doubled"
     assert "- [cuDNN archive](https://developer.nvidia.com/rdp/cudnn-archive)" in md
-    assert "action `install_cudnn`" in md
     assert "### cudnn: zlibwapi.dll missing (`zlibwapi_missing`, warn)" in md
 
 

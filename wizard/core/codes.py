@@ -137,8 +137,8 @@ CODES: dict[str, Code] = {
         "cuDNN not found",
         "cuDNN {cudnn} was not found{file_note}.",
         "Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and lib files into the "
-        "CUDA folder (the wizard can do this from the zip); if it is already installed elsewhere, "
-        "put the folder that holds its libraries on the loader path.",
+        "CUDA folder; if it is already installed elsewhere, put the folder that holds its "
+        "libraries on the loader path.",
     ),
     "cudnn_version_mismatch": Code(
         "cudnn",
@@ -271,6 +271,7 @@ STEPS: dict[str, str] = {
     "copy_cudnn": "Copy cuDNN's bin, include and lib files into {dest}.",
     "move_path_entry": "Move {dir} before {other} in {variable}, or remove {other} from it.",
     "copy_missing_files": "Copy {files} from the cuDNN {version} archive into {dir}.",
+    "or_conda": "Or, instead, in this conda environment: {command}",
     "text": "{text}",
 }
 
@@ -416,9 +417,9 @@ FIX_FALLBACKS: dict[str, tuple[str, ...]] = {
         "cuDNN {cudnn} is installed in {path}, but the loader does not search that folder: add "
         "it to {variable}, then open a new terminal.",
         "Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files "
-        "into the CUDA folder (the wizard can do this from the zip).",
+        "into the CUDA folder.",
         "Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files "
-        "into the CUDA folder (the wizard can do this from the zip).",
+        "into the CUDA folder.",
     ),
     "cudnn_version_mismatch": (
         "Install cuDNN {expected} (same major version, equal or newer minor), and remove or move "

@@ -58,6 +58,15 @@ class Fix:
     """Name of an automatic fix the wizard offers (``install_cudnn``, ``set_env``, ...)."""
     action_params: dict[str, Any] = field(default_factory=dict)
 
+    def own_steps(self) -> tuple[Step, ...]:
+        """The steps without those that only say "Run: <one of the commands>": a view that
+        shows the commands on their own (ready to copy) need not list them twice."""
+        listed = set(self.commands)
+        return tuple(
+            step for step in self.steps
+            if not (step.key == "run" and step.params.get("command") in listed)
+        )
+
 
 @dataclass(frozen=True)
 class Finding:

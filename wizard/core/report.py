@@ -187,8 +187,6 @@ def _md_finding(layer: str, finding: dict[str, Any]) -> list[str]:
     if fix.get("links"):
         lines.append("")
         lines += [f"- [{_md_inline(link['title'])}]({link['url']})" for link in fix["links"]]
-    if fix.get("action"):
-        lines += ["", f"The wizard can do this for you (action `{fix['action']}`)."]
     return lines
 
 

@@ -270,9 +270,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         QT_TRANSLATE_NOOP(
             "Findings",
             "Download cuDNN {cudnn} for CUDA {cuda} and copy its bin, include and "
-            "lib files into the CUDA folder (the wizard can do this from the zip); "
-            "if it is already installed elsewhere, put the folder that holds its "
-            "libraries on the loader path.",
+            "lib files into the CUDA folder; if it is already installed elsewhere, "
+            "put the folder that holds its libraries on the loader path.",
         ),
     ),
     "cudnn_version_mismatch": (
@@ -754,14 +753,12 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             QT_TRANSLATE_NOOP(
                 "Findings",
                 "Download cuDNN {cudnn} for your CUDA version and copy its bin, "
-                "include and lib files into the CUDA folder (the wizard can do this "
-                "from the zip).",
+                "include and lib files into the CUDA folder.",
             ),
             QT_TRANSLATE_NOOP(
                 "Findings",
                 "Download the cuDNN version your TensorFlow needs and copy its bin, "
-                "include and lib files into the CUDA folder (the wizard can do this "
-                "from the zip).",
+                "include and lib files into the CUDA folder.",
             ),
         ),
     ),
@@ -961,6 +958,10 @@ STEPS: dict[str, str] = {
     "copy_missing_files": QT_TRANSLATE_NOOP(
         "Steps",
         "Copy {files} from the cuDNN {version} archive into {dir}.",
+    ),
+    "or_conda": QT_TRANSLATE_NOOP(
+        "Steps",
+        "Or, instead, in this conda environment: {command}",
     ),
     "text": QT_TRANSLATE_NOOP(
         "Steps",

@@ -244,6 +244,18 @@ class SummaryPage(WizardPageBase):
                 self.tr("Ready: TensorFlow {tf} sees your GPU and computes on it.").format(
                     tf=report.target.tensorflow)
             )
+        elif "no_nvidia_gpu" in report.codes():
+            self.badge.set_status(FAIL)
+            self.verdict.setText(
+                self.tr("Not ready: this computer has no NVIDIA GPU, so TensorFlow can only use "
+                        "the CPU here.")
+            )
+        elif not report.target.gpu_supported and report.blocking_layer == "tensorflow":
+            self.badge.set_status(FAIL)
+            self.verdict.setText(
+                self.tr("Not ready: TensorFlow {tf} has no GPU support on native Windows. "
+                        "See below for the two ways out.").format(tf=report.target.tensorflow)
+            )
         elif blocking is not None:
             self.badge.set_status(FAIL)
             self.verdict.setText(

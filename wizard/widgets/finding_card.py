@@ -235,7 +235,7 @@ class FindingCard(QFrame):
         self.fix_summary.setText(fix)
         self.fix_heading.setVisible(bool(fix or finding.fix.steps or finding.fix.commands))
         self.fix_summary.setVisible(bool(fix))
-        steps = [texts.step_text(step) for step in finding.fix.steps]
+        steps = [texts.step_text(step) for step in finding.fix.own_steps()]
         if steps:
             items = "".join(f"<li>{_html(s)}</li>" for s in steps)
             self.steps.setText(f"<ol style='margin-left:0'>{items}</ol>")

@@ -437,7 +437,7 @@ def _not_installed(ctx: CheckContext, found: CudaDiscovery) -> Finding:
         conda = (f"conda install -c conda-forge cudatoolkit={cuda} "
                  f"cudnn={_conda_cudnn(target)}")
         commands.append(conda)
-        steps.append(Step("run", {"command": conda}))
+        steps.append(Step("or_conda", {"command": conda}))
     stale = [i for i in found.installs if not i.exists]
     looked = ("Program Files\\NVIDIA GPU Computing Toolkit\\CUDA, CUDA_PATH*, registry"
               if windows else "/usr/local/cuda*, /opt/cuda*, library path")

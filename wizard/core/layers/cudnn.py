@@ -406,7 +406,7 @@ def _install_fix(ctx: CheckContext, found: CudnnDiscovery) -> Fix:
         cudnn = target.cudnn if str(target.cudnn).count(".") > 1 else f"{target.cudnn}.0"
         line = f"conda install -c conda-forge cudatoolkit={target.cuda} cudnn={cudnn}"
         conda = (line,)
-        steps.append(Step("run", {"command": line}))
+        steps.append(Step("or_conda", {"command": line}))
     return Fix(
         steps=tuple(steps),
         links=(Link(f"cuDNN {target.cudnn} download (NVIDIA, login needed)", url),

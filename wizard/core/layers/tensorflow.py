@@ -229,6 +229,9 @@ def _summary(
     if tf.get("gpus"):
         return f"TensorFlow {version} ({build}) lists the GPU but a computation failed ({where})"
     blocking = _lower_failure(ctx)
+    gpu = ctx.results.get("gpu")
+    if gpu is not None and any(f.code == "no_nvidia_gpu" for f in gpu.findings):
+        return f"TensorFlow {version} ({build}) sees no GPU: this machine has none ({where})"
     hint = f"; fix the {blocking} layer first" if blocking else ""
     return f"TensorFlow {version} ({build}) sees no GPU{hint} ({where})"
 
