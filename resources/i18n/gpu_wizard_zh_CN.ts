@@ -43,14 +43,6 @@
         <translation>（NVML 和 nvidia-smi 都没有找到驱动，也没有列出任何显示设备）</translation>
     </message>
     <message>
-        <source> CUDA {major}.x minor-version compatibility lowers the floor to {requirement_compat}, which this driver does not reach either.</source>
-        <translation>借助 CUDA {major}.x 的次版本兼容，最低要求可降到 {requirement_compat}，但这个驱动也没有达到。</translation>
-    </message>
-    <message>
-        <source> This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a newer one.</source>
-        <translation>这个驱动分支最高只到 CUDA {driver_cuda}；CUDA {major}.x 需要更新的驱动。</translation>
-    </message>
-    <message>
         <source> in {installed_where}</source>
         <translation>，位于 {installed_where}</translation>
     </message>
@@ -81,6 +73,10 @@
     <message>
         <source>CUDA {cuda}</source>
         <translation>CUDA {cuda}</translation>
+    </message>
+    <message>
+        <source>CUDA {major}.x minor-version compatibility lowers the floor to {requirement_compat}, which this driver does not reach either.</source>
+        <translation>借助 CUDA {major}.x 次版本兼容，最低要求可降到 {requirement_compat}，但这个驱动连这个版本也达不到。</translation>
     </message>
     <message>
         <source>Check the path (a venv&apos;s interpreter is bin/python, or Scripts\python.exe on Windows), or leave out --python to let the wizard find your environments.</source>
@@ -129,6 +125,14 @@
     <message>
         <source>Install the driver from your distribution&apos;s packages (or NVIDIA&apos;s repository).</source>
         <translation>从你的发行版软件包（或 NVIDIA 的软件仓库）安装驱动。</translation>
+    </message>
+    <message>
+        <source>It can still run through CUDA {major}.x minor-version compatibility (driver {requirement_compat} or newer), but code built for the newer CUDA (PTX compiled just in time, ptxas) may fail with &apos;unsupported PTX version&apos;; updating is recommended.</source>
+        <translation>借助 CUDA {major}.x 次版本兼容（需要驱动 {requirement_compat} 或更新版本），它仍然可以运行，但为更新的 CUDA 编译的代码（即时编译的 PTX、ptxas）可能报错“unsupported PTX version”；建议更新驱动。</translation>
+    </message>
+    <message>
+        <source>It can still run through CUDA {major}.x minor-version compatibility, but code built for the newer CUDA (PTX compiled just in time, ptxas) may fail with &apos;unsupported PTX version&apos;; updating is recommended.</source>
+        <translation>借助 CUDA {major}.x 次版本兼容，它仍然可以运行，但为更新的 CUDA 编译的代码（即时编译的 PTX、ptxas）可能报错“unsupported PTX version”；建议更新驱动。</translation>
     </message>
     <message>
         <source>Kubernetes: request nvidia.com/gpu in the pod&apos;s resources (NVIDIA device plugin).</source>
@@ -229,6 +233,10 @@
     <message>
         <source>Then run &apos;wsl --shutdown&apos; in a Windows terminal and open the distro again.</source>
         <translation>然后在 Windows 终端中运行 &apos;wsl --shutdown&apos;，再重新打开该发行版。</translation>
+    </message>
+    <message>
+        <source>This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a newer one.</source>
+        <translation>这个驱动分支最高只支持 CUDA {driver_cuda}；CUDA {major}.x 需要更新的驱动。</translation>
     </message>
     <message>
         <source>Unset CUDA_VISIBLE_DEVICES or set it to 0.</source>
@@ -1814,6 +1822,10 @@
     <message>
         <source>Not needed for this target</source>
         <translation>当前目标不需要</translation>
+    </message>
+    <message>
+        <source>No GPU visible here; the driver layer says why</source>
+        <translation>这里看不到显卡；原因见“显卡驱动”这一层</translation>
     </message>
 </context>
 <context>

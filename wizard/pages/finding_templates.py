@@ -993,16 +993,6 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        " CUDA {major}.x minor-version compatibility lowers the floor to "
-        "{requirement_compat}, which this driver does not reach either.",
-    ),
-    QT_TRANSLATE_NOOP(
-        "CoreText",
-        " This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs "
-        "a newer one.",
-    ),
-    QT_TRANSLATE_NOOP(
-        "CoreText",
         " in {installed_where}",
     ),
     QT_TRANSLATE_NOOP(
@@ -1033,6 +1023,11 @@ CORE_TEXTS: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
         "CoreText",
         "CUDA {cuda}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "CUDA {major}.x minor-version compatibility lowers the floor to "
+        "{requirement_compat}, which this driver does not reach either.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -1096,6 +1091,19 @@ CORE_TEXTS: tuple[str, ...] = (
         "CoreText",
         "Install the driver from your distribution's packages (or NVIDIA's "
         "repository).",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "It can still run through CUDA {major}.x minor-version compatibility "
+        "(driver {requirement_compat} or newer), but code built for the newer "
+        "CUDA (PTX compiled just in time, ptxas) may fail with 'unsupported "
+        "PTX version'; updating is recommended.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "It can still run through CUDA {major}.x minor-version compatibility, "
+        "but code built for the newer CUDA (PTX compiled just in time, ptxas) "
+        "may fail with 'unsupported PTX version'; updating is recommended.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -1208,6 +1216,11 @@ CORE_TEXTS: tuple[str, ...] = (
         "CoreText",
         "Then run 'wsl --shutdown' in a Windows terminal and open the distro "
         "again.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs "
+        "a newer one.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",

@@ -168,6 +168,9 @@ def _core_patterns() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]
             else:
                 regex += re.escape(piece.replace("{{", "{").replace("}}", "}"))
         patterns.append((re.compile(regex, re.DOTALL), template, tuple(names)))
+    # Most specific first: "CUDA {cuda}" must not swallow a whole sentence that starts "CUDA 12.x
+    # minor-version compatibility ...".
+    patterns.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1])))
     return tuple(patterns)
 
 
@@ -463,4 +466,8 @@ def layer_summary(result: Any) -> str:
         return text
     if status == "n/a":
         return QCoreApplication.translate("Summary", "Not needed for this target")
+    if layer == "gpu" and status == "unknown":
+        return QCoreApplication.translate(
+            "Summary", "No GPU visible here; the driver layer says why"
+        )
     return english or status_text(status)

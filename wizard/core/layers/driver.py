@@ -565,19 +565,26 @@ def _too_old_finding(ctx: CheckContext, inv: Inventory, driver: str, driver_cuda
         severity = "fail"
         note = ""
         if below_compat and requirement.compat != requirement.minimum:
-            note = (f" CUDA {major}.x minor-version compatibility lowers the floor to "
+            note = (f"CUDA {major}.x minor-version compatibility lowers the floor to "
                     f"{requirement.compat}, which this driver does not reach either.")
         elif major_short and not below_compat:
-            note = (f" This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a "
+            note = (f"This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a "
                     "newer one.")
     elif below_toolkit or minor_short:
         severity = "warn"
-        note = (
-            f" It can still run through CUDA {major}.x minor-version compatibility"
-            + (f" (driver {requirement.compat} or newer)" if requirement.compat else "")
-            + ", but code built for the newer CUDA (PTX compiled just in time, ptxas) may fail "
-            "with 'unsupported PTX version'; updating is recommended."
-        )
+        if requirement.compat:
+            note = (
+                f"It can still run through CUDA {major}.x minor-version compatibility (driver "
+                f"{requirement.compat} or newer), but code built for the newer CUDA (PTX "
+                "compiled just in time, ptxas) may fail with 'unsupported PTX version'; "
+                "updating is recommended."
+            )
+        else:
+            note = (
+                f"It can still run through CUDA {major}.x minor-version compatibility, but code "
+                "built for the newer CUDA (PTX compiled just in time, ptxas) may fail with "
+                "'unsupported PTX version'; updating is recommended."
+            )
     else:
         return None
     params = _driver_params(ctx, inv, requirement)
