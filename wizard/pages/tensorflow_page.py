@@ -120,7 +120,7 @@ class TensorFlowPage(LayerPage):
                 tf_text = self.tr("could not be checked")
             else:
                 tf_text = self.tr("not installed")
-            kind = str(entry.get("kind") or "")
+            kind = str(entry.get("kind") or probe_kind(probe))
             item = QTreeWidgetItem([exe, kind, version or "—", tf_text])
             item.setData(0, EXE_ROLE, exe)
             item.setData(1, EXE_ROLE, bool(rejected))
@@ -203,3 +203,13 @@ class TensorFlowPage(LayerPage):
             self.refresh_environments()
         else:
             self.envs_note.setText(self.tr("The environments appear here after the check."))
+
+
+def probe_kind(probe: object) -> str:
+    """The environment's kind from its probe (a replayed profile records no discovery kind)."""
+    python = probe.get("python") if isinstance(probe, dict) else None
+    if not isinstance(python, dict):
+        return ""
+    if python.get("conda"):
+        return "conda"
+    return "venv" if python.get("venv") else ""
