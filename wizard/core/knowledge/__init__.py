@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from wizard.core.knowledge.answer import compat_answer, compat_text
 from wizard.core.knowledge.compat import (
+    TF_PIP_URL,
     DriverRequirement,
     TfRequirement,
     and_cuda_first_tf,
@@ -45,6 +46,7 @@ from wizard.core.knowledge.versions import (
 )
 
 __all__ = [
+    "TF_PIP_URL",
     "DriverRequirement",
     "TfRequirement",
     "and_cuda_first_tf",

@@ -25,6 +25,8 @@ from wizard.resources import load_json
 OS_KINDS = ("windows", "linux", "wsl2")
 
 DRIVER_DOWNLOAD_URL = "https://www.nvidia.com/Download/index.aspx"
+TF_PIP_URL = "https://www.tensorflow.org/install/pip"
+"""TensorFlow's pip install guide (Linux, WSL2 and native Windows sections)."""
 CUDNN_ARCHIVE_URL = "https://developer.nvidia.com/rdp/cudnn-archive"
 CUDNN_DOWNLOADS_URL = "https://developer.nvidia.com/cudnn-downloads"
 CUDA_ARCHIVE_URL = "https://developer.nvidia.com/cuda-toolkit-archive"

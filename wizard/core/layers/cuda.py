@@ -34,7 +34,7 @@ from wizard.core.model import (
 )
 
 CACHE_KEY = "cuda_discovery"
-TF_PIP_URL = "https://www.tensorflow.org/install/pip"
+TF_PIP_URL = knowledge.TF_PIP_URL
 TF_WINDOWS_URL = "https://www.tensorflow.org/install/pip#windows-native"
 CUDA_WINDOWS_GUIDE = "https://docs.nvidia.com/cuda/cuda-installation-guide-microsoft-windows/"
 CUDA_LINUX_GUIDE = "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/"

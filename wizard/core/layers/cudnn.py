@@ -35,7 +35,7 @@ ZLIB_GUIDE = ("https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/ins
               "index.html#install-zlib-windows")
 CUDNN_WINDOWS_GUIDE = "https://docs.nvidia.com/deeplearning/cudnn/installation/latest/windows.html"
 CUDNN_LINUX_GUIDE = "https://docs.nvidia.com/deeplearning/cudnn/installation/latest/linux.html"
-TF_PIP_URL = "https://www.tensorflow.org/install/pip"
+TF_PIP_URL = knowledge.TF_PIP_URL
 
 
 def discovery(ctx: CheckContext) -> CudnnDiscovery:

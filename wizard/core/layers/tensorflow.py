@@ -50,7 +50,7 @@ NUMPY_ABI_TEXT = re.compile(
 )
 _VISIBLE_ITEM = re.compile(r"^(?:\d+|GPU-[0-9A-Fa-f-]+|MIG-[\w/-]+)$")
 WSL_TF_URL = "https://www.tensorflow.org/install/pip#windows-wsl2"
-TF_PIP_URL = "https://www.tensorflow.org/install/pip"
+TF_PIP_URL = knowledge.TF_PIP_URL
 TORCH_INSTALL_URL = "https://pytorch.org/get-started/locally/"
 
 
