@@ -1867,6 +1867,10 @@
         <translation>没有装有 TensorFlow 的 Python 环境</translation>
     </message>
     <message>
+        <source>the recommended version, preselected on the first page</source>
+        <translation>推荐版本，在第一页预先选中</translation>
+    </message>
+    <message>
         <source>chosen on the first page</source>
         <translation>在第一页选择</translation>
     </message>

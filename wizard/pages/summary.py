@@ -271,7 +271,10 @@ class SummaryPage(WizardPageBase):
             )
         target = report.target
         env = report.python or self.tr("no Python environment with TensorFlow")
-        if self.session.options.tensorflow:
+        chosen = self.session.options.tensorflow
+        if chosen and chosen == _recommended_series(self.session.os_kind):
+            reason = self.tr("the recommended version, preselected on the first page")
+        elif chosen:
             reason = self.tr("chosen on the first page")
         else:
             reason = texts.core_text(target.reason)
@@ -382,3 +385,9 @@ def texts_layers() -> tuple[str, ...]:
     from wizard.core.model import LAYERS
 
     return LAYERS
+
+
+def _recommended_series(os_kind: str) -> str:
+    from wizard.core import knowledge
+
+    return knowledge.series(knowledge.recommended_tf(os_kind))
