@@ -480,9 +480,10 @@ def python_env(host: Host, python: Optional[str], probe: Optional[dict[str, Any]
     for key in ("packages", "nvidia_packages"):
         listed = (probe or {}).get(key)
         if isinstance(listed, dict):
-            for name, version in listed.items():
-                if version or str(name).lower() not in packages:
-                    packages[str(name).lower()] = version
+            # (not ``version``: that is the environment's Python series, returned below)
+            for name, dist_version in listed.items():
+                if dist_version or str(name).lower() not in packages:
+                    packages[str(name).lower()] = dist_version
     # The probe lists the nvidia-* distributions; without a probe answer, read the
     # *.dist-info folder names instead (one listing of site-packages).
     scan = [] if isinstance(probe_packages, dict) and probe_packages else site
