@@ -44,6 +44,68 @@ CUDA_PAGES_SOURCE = (
 )
 
 
+# The TensorFlow releases published on PyPI (tensorflow and tensorflow-gpu; the same version
+# numbers), so that a version someone types can be checked against what exists: 2.10.1 is a
+# release, 2.10.5 and 2.16.0 are not (2.16's first release is 2.16.1). Pre-releases (rc) are
+# left out on purpose. Not in shared/data: read with pip's own client, see TF_RELEASES_SOURCE.
+TF_RELEASES = [
+    "0.12.0", "0.12.1", "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.2.1", "1.3.0", "1.4.0", "1.4.1",
+    "1.5.0", "1.5.1", "1.6.0", "1.7.0", "1.7.1", "1.8.0", "1.9.0", "1.10.0", "1.10.1",
+    "1.11.0", "1.12.0", "1.12.2", "1.12.3", "1.13.1", "1.13.2", "1.14.0", "1.15.0", "1.15.2",
+    "1.15.3", "1.15.4", "1.15.5", "2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.4", "2.1.0",
+    "2.1.1", "2.1.2", "2.1.3", "2.1.4", "2.2.0", "2.2.1", "2.2.2", "2.2.3", "2.3.0", "2.3.1",
+    "2.3.2", "2.3.3", "2.3.4", "2.4.0", "2.4.1", "2.4.2", "2.4.3", "2.4.4", "2.5.0", "2.5.1",
+    "2.5.2", "2.5.3", "2.6.0", "2.6.1", "2.6.2", "2.6.3", "2.6.4", "2.6.5", "2.7.0", "2.7.1",
+    "2.7.2", "2.7.3", "2.7.4", "2.8.0", "2.8.1", "2.8.2", "2.8.3", "2.8.4", "2.9.0", "2.9.1",
+    "2.9.2", "2.9.3", "2.10.0", "2.10.1", "2.11.0", "2.11.1", "2.12.0", "2.12.1", "2.13.0",
+    "2.13.1", "2.14.0", "2.14.1", "2.15.0", "2.15.0.post1", "2.15.1", "2.16.1", "2.16.2",
+    "2.17.0", "2.17.1", "2.18.0", "2.18.1", "2.19.0", "2.19.1", "2.20.0", "2.21.0",
+]
+TF_RELEASES_SOURCE = (
+    "PyPI release history of tensorflow and tensorflow-gpu, read 2026-11-30 with "
+    "pip index versions (wheels for Python 2.7-3.13, manylinux and win_amd64)"
+)
+
+# --- Text for users -------------------------------------------------------------------------
+#
+# The research rows carry notes meant for whoever maintains the data ("(crawl id ...)",
+# "(inference, see uncertain)", "The docs sentence was never updated."). They stay in the rows
+# (``caveat``, ``windows_note``, ``source``), and the text the wizard shows users comes from the
+# ``user_*`` fields written here. ``wizard.core.knowledge.public_text`` strips the remaining
+# maintainer parentheticals from sources at run time. A caveat with maintainer wording and no user
+# version below fails the build.
+MAINTAINER_MARKERS = re.compile(
+    r"crawl id|see uncertain|\binference\b|never updated|not read in|held-out", re.IGNORECASE
+)
+USER_CC_CAVEATS = {
+    "2.4 - 2.16": (
+        "TensorFlow's install page lists compute capability 3.5 for these releases; that holds "
+        "only for the builds made with CUDA 11 (up to TF 2.14)."
+    ),
+    "2.17 and later": (
+        "TensorFlow's install page still lists compute capability 3.5 and up; the release notes "
+        "(6.0 and up) are right for the official wheels. Blackwell GPUs (compute capability "
+        "10.x and 12.x) are not among the GPUs these wheels are built for, and the CUDA 12.5 "
+        "libraries they use predate Blackwell: such a GPU may not work with them."
+    ),
+}
+USER_WINDOWS_NOTES = {
+    "13": (
+        "NVIDIA publishes no minimum Windows driver for CUDA 13.x, only the driver branch "
+        "(580 or newer)."
+    ),
+}
+
+
+def user_text(text: Optional[str], curated: Optional[str], what: str) -> Optional[str]:
+    """The user's version of a maintainer note: the curated text, else the note itself when it
+    has no maintainer wording (ValueError otherwise: write one above)."""
+    if curated is not None or text is None:
+        return curated
+    if MAINTAINER_MARKERS.search(text):
+        raise ValueError(f"{what} has maintainer wording; add a user version: {text!r}")
+    return text
+
 # --- TensorFlow tables ------------------------------------------------------------------------
 
 
@@ -151,6 +213,9 @@ def minor_compat_index(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         major = str(parse_version(row["cuda_major"])[0])
         entry = {key: value for key, value in row.items() if key != "cuda_major"}
         entry["cuda_major"] = major
+        entry["user_windows_note"] = user_text(
+            row.get("windows_note"), USER_WINDOWS_NOTES.get(major), f"CUDA {major}.x windows_note"
+        )
         index[major] = entry
     return index
 
@@ -261,6 +326,9 @@ def cc_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "unsupported_cc": re.findall(r"(\d+\.\d+)\s+NOT supported", row["min_cc"]),
                 "listed": row.get("listed"),
                 "caveat": row.get("caveat"),
+                "user_caveat": user_text(
+                    row.get("caveat"), USER_CC_CAVEATS.get(row["tf"]), f"TF {row['tf']} caveat"
+                ),
                 "source": row["source"],
             }
         )
@@ -297,6 +365,10 @@ def build_compat(src: dict[str, Any]) -> dict[str, Any]:
         "tensorflow": {
             "linux": tf_rows(src["tensorflow_linux"]),
             "windows": tf_rows(src["tensorflow_windows"]),
+        },
+        "tf_releases": {
+            "versions": sorted(TF_RELEASES, key=parse_version),
+            "source": TF_RELEASES_SOURCE,
         },
         "tensorflow_rows_removed_from_docs": src.get("tensorflow_rows_removed_from_docs", []),
         "windows_native_gpu_last_tf": {

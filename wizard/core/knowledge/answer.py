@@ -17,35 +17,35 @@ def compat_answer(
     version (``cuda`` only), or the recommended TF (neither). Raises ValueError for a version
     the tables do not know."""
     c.check_os_kind(os_kind)
-    if tf:
-        return _tf_answer(tf, cuda, os_kind, recommended=False)
-    if cuda:
+    # None means "not given"; an empty or malformed value is an error, never the default.
+    if cuda is not None:
+        cuda = c.parse_cuda_query(cuda)
+    if tf is not None:
+        return _tf_answer(c.parse_tf_query(tf, os_kind), cuda, os_kind, recommended=False)
+    if cuda is not None:
         return _cuda_answer(cuda, os_kind)
-    return _tf_answer(c.recommended_tf(os_kind), None, os_kind, recommended=True)
+    recommended = c.parse_tf_query(c.recommended_tf(os_kind), os_kind)
+    return _tf_answer(recommended, None, os_kind, recommended=True)
 
 
-def _check_version(text: str, what: str) -> None:
-    try:
-        parse_version(text)
-    except ValueError:
-        raise ValueError(f"{what} {text!r} is not a version number (e.g. 2.10 or 11.2)") from None
-
-
-def _tf_answer(tf: str, cuda: Optional[str], os_kind: str, recommended: bool) -> dict[str, Any]:
-    _check_version(tf, "TensorFlow")
+def _tf_answer(
+    query: c.TfQuery, cuda: Optional[str], os_kind: str, recommended: bool
+) -> dict[str, Any]:
+    tf = query.series
     requirement = c.tf_requirement(tf, os_kind)
     if requirement is None:
-        raise ValueError(c.unknown_tf_message(tf, os_kind))
+        raise ValueError(c.unknown_tf_message(query.text, os_kind))
     driver = c.min_driver(requirement.cuda, os_kind) if requirement.cuda else None
     cc = c.compute_capability_requirement(requirement.series)
-    notes = list(requirement.notes) + c.install_notes(tf, os_kind)
+    notes = ([query.note] if query.note else []) + list(requirement.notes)
+    notes += c.install_notes(tf, os_kind)
     if driver:
         notes.extend(driver.notes)
     if os_kind == "wsl2" and requirement.pip_cuda:
         notes.extend(_facts("WSL2 requirements for TF"))
     answer: dict[str, Any] = {
-        "query": {"tf": None if recommended else tf, "cuda": cuda, "os": os_kind},
-        "tensorflow": requirement.tf,
+        "query": {"tf": None if recommended else query.text, "cuda": cuda, "os": os_kind},
+        "tensorflow": query.shown,
         "series": requirement.series,
         "os": os_kind,
         "recommended": recommended,
@@ -76,7 +76,6 @@ def _tf_answer(tf: str, cuda: Optional[str], os_kind: str, recommended: bool) ->
     if recommended:
         answer["reason"] = c.choose_target(os_kind).reason
     if cuda:
-        _check_version(cuda, "CUDA")
         matches = requirement.cuda is not None and series(cuda) == series(requirement.cuda)
         answer["cuda_matches"] = matches
         if requirement.cuda and not matches:
@@ -100,11 +99,14 @@ def _links(requirement: c.TfRequirement, os_kind: str) -> dict[str, Optional[str
 
 
 def _facts(topic: str) -> list[str]:
-    return [f["fact"] for f in c.compat_data().get("platform_facts", []) if f["topic"] == topic]
+    return [
+        c.public_text(f["fact"])
+        for f in c.compat_data().get("platform_facts", [])
+        if f["topic"] == topic
+    ]
 
 
 def _cuda_answer(cuda: str, os_kind: str) -> dict[str, Any]:
-    _check_version(cuda, "CUDA")
     minor = series(cuda)
     rows = c.tf_versions_for_cuda(cuda, os_kind)
     known_cuda = c.compat_data()["cuda_min_driver_ga"]
@@ -125,7 +127,7 @@ def _cuda_answer(cuda: str, os_kind: str) -> dict[str, Any]:
             "cudnn": row["cudnn"],
             "python": row["python"],
             "pip_cuda": os_kind != "windows" and compare_versions(row["series"], pip_first) >= 0,
-            "source": row["source"],
+            "source": c.public_text(row["source"]),
         }
         for row in rows
     ]

@@ -47,6 +47,22 @@ def compat_data() -> dict[str, Any]:
     return data
 
 
+# Maintainer notes inside the data's source strings: "(crawl id 70889381901)",
+# "(inference, see uncertain)", "(not read in a source - see uncertain)". The rows keep them;
+# nothing shown to a user carries them.
+_MAINTAINER_PARENTHETICAL = re.compile(
+    r"\s*\((?:[^()]*?)(?:crawl id|see uncertain|\binference\b|not read in)[^()]*\)",
+    re.IGNORECASE,
+)
+
+
+def public_text(text: Optional[str]) -> Optional[str]:
+    """``text`` (a row's source or fact) without the maintainers' own notes, for users."""
+    if text is None:
+        return None
+    return _MAINTAINER_PARENTHETICAL.sub("", str(text)).strip()
+
+
 def check_os_kind(os_kind: str) -> str:
     if os_kind not in OS_KINDS:
         raise ValueError(f"unknown OS {os_kind!r}: use one of {', '.join(OS_KINDS)}")
@@ -174,7 +190,7 @@ def tf_requirement(tf: str, os_kind: str) -> Optional[TfRequirement]:
         gpu_support=True,
         pip_cuda=pip_cuda,
         package=_gpu_package(row["tf"]),
-        source=source,
+        source=public_text(source) or "",
         series=tf_series,
         os_kind=os_kind,
         table_package=row["package"],
@@ -197,7 +213,7 @@ def _windows_cpu_only(tf_series: str) -> Optional[TfRequirement]:
         gpu_support=False,
         pip_cuda=False,
         package="tensorflow",
-        source=f"{last['source']}; Python range: {row['source']}",
+        source=public_text(f"{last['source']}; Python range: {row['source']}") or "",
         series=tf_series,
         os_kind="windows",
         table_package=row["package"],
@@ -247,6 +263,100 @@ def nearest_known_tf(tf: str, os_kind: str) -> Optional[str]:
     return below[-1] if below else known[0]
 
 
+# --- Versions as a user types them ----------------------------------------------------------
+
+# "2.10", "2.10.1", "2.15.0.post1", "2.16.0rc0": digits only, a pre-release only after a full
+# version. "2.x", "2.10.x", "12.abc", "v2.10" or "" are not versions.
+_TF_QUERY = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+)(?:(?:a|b|rc)(\d+)|\.post\d+)?)?$")
+_CUDA_QUERY = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?$")
+
+
+@dataclass(frozen=True)
+class TfQuery:
+    """A TF version a user asked for (``--tf``), checked against the tables."""
+
+    text: str
+    """As given (surrounding blanks removed)."""
+    series: str
+    """The table's release series, "2.10"."""
+    shown: str
+    """The version to show: the release asked for ("2.10.1"), else the table's ("2.10.0")."""
+    note: Optional[str] = None
+    """Set when the version is not itself in the tables (a release candidate) and the answer is
+    that of its series: the user must be told."""
+
+
+def tf_releases(tf_series: str, os_kind: str = "linux") -> list[str]:
+    """The published releases of a series ("2.10" -> ["2.10.0", "2.10.1"]), oldest first: PyPI's
+    release history plus the table's own row (the Windows table lists a "1.13.0")."""
+    versions = list((compat_data().get("tf_releases") or {}).get("versions", []))
+    tables = [tf_table(os_kind)] + ([tf_table("linux")] if os_kind == "windows" else [])
+    versions += [row["tf"] for rows in tables for row in rows]
+    found = {v for v in versions if series(v) == tf_series}
+    return sorted(found, key=lambda v: (parse_version(v), v))
+
+
+def _known_range(os_kind: str) -> str:
+    known = known_tf_versions("linux" if os_kind == "windows" else os_kind)
+    return f"{known[0]} ... {known[-1]}"
+
+
+def parse_tf_query(text: str, os_kind: str) -> TfQuery:
+    """Check a requested TF version strictly. Raises ValueError, naming the value and what is
+    known, for anything that is not a published release or series in the tables: "2.x", "",
+    "2.10.5" (2.10's releases are 2.10.0 and 2.10.1), "2.30". A release candidate of a known
+    series ("2.16.0rc0") is answered for that series, with a ``note`` that says so."""
+    check_os_kind(os_kind)
+    given = str(text).strip()
+    newest = recommended_tf(os_kind)
+    example = f"give a release such as {series(newest)} or {newest}"
+    match = _TF_QUERY.match(given)
+    if not match:
+        raise ValueError(
+            f"TensorFlow {str(text)!r} is not a version number: {example} "
+            f"(known series: {_known_range(os_kind)})"
+        )
+    major, minor, patch, pre = match.group(1), match.group(2), match.group(3), match.group(4)
+    tf_series = f"{int(major)}.{int(minor)}"
+    requirement = tf_requirement(tf_series, os_kind)
+    if requirement is None:
+        raise ValueError(unknown_tf_message(given, os_kind))
+    releases = tf_releases(tf_series, os_kind)
+    if patch is None:
+        return TfQuery(given, tf_series, requirement.tf)
+    listed = ", ".join(releases) or requirement.tf
+    if pre is not None:
+        note = (
+            f"TensorFlow {given} is a pre-release of TF {tf_series}, which the tables do not "
+            f"list: this answer is that of the TF {tf_series} releases ({listed})."
+        )
+        return TfQuery(given, tf_series, given, note)
+    if given not in releases:
+        raise ValueError(
+            f"TensorFlow {given} is not a release: the TF {tf_series} releases are {listed} "
+            f"(or give just {tf_series})"
+        )
+    return TfQuery(given, tf_series, given)
+
+
+def parse_cuda_query(text: str) -> str:
+    """Check a requested CUDA version's form ("11.2" or "11.2.2"); returns it stripped. Raises
+    ValueError, naming the value, for "11.x", "12.abc", "12" or ""."""
+    given = str(text).strip()
+    if not _CUDA_QUERY.match(given):
+        known = sorted(compat_data()["cuda_min_driver_ga"], key=parse_version)
+        hint = f"known: {known[0]} ... {known[-1]}"
+        if given.isdigit():
+            same = [v for v in known if v.split(".")[0] == given]
+            if same:
+                hint = f"CUDA {given}.x is one of {', '.join(same)}"
+        raise ValueError(
+            f"CUDA {str(text)!r} is not a version number: give major.minor such as 11.2 or "
+            f"12.5 ({hint})"
+        )
+    return given
+
+
 _OS_NAMES = {"windows": "native Windows", "linux": "Linux", "wsl2": "WSL2"}
 
 
@@ -257,15 +367,18 @@ def choose_target(
     installed_where: Optional[str] = None,
 ) -> Target:
     """The TF the check aims for: the one asked for (``--tf``), else the one installed in the
-    chosen environment, else the recommended one. An unknown requested version raises
-    ValueError; an installed version the table lacks maps to the nearest known release."""
+    chosen environment, else the recommended one. A requested version is checked strictly
+    (:func:`parse_tf_query`: "2.x", "" or "2.10.5" raise ValueError); an installed version the
+    table lacks maps to the nearest known release."""
     check_os_kind(os_kind)
-    if requested:
-        requirement = tf_requirement(requested, os_kind)
-        if requirement is None:
-            raise ValueError(unknown_tf_message(requested, os_kind))
+    if requested is not None:
+        query = parse_tf_query(requested, os_kind)
+        requirement = tf_requirement(query.series, os_kind)
+        assert requirement is not None  # parse_tf_query checked the series
         reason = "chosen with --tf"
-        shown = _shown_version(requested, requirement)
+        if query.note:
+            reason += f"; {query.note}"
+        shown = query.shown
     elif installed and try_parse_version(installed) is not None:
         requirement = tf_requirement(installed, os_kind)
         where = f" in {installed_where}" if installed_where else ""
@@ -288,11 +401,6 @@ def choose_target(
             f"(the last with GPU support is {last_windows_gpu_tf()})"
         )
     return _target(requirement, shown, reason, os_kind)
-
-
-def _shown_version(given: str, requirement: TfRequirement) -> str:
-    """A full version as the user wrote it ("2.10.1"), else the table's ("2.10.0")."""
-    return given if len(parse_version(given)) >= 3 else requirement.tf
 
 
 def _recommended_target(os_kind: str) -> Target:
@@ -430,8 +538,8 @@ def min_driver(cuda: str, os_kind: str) -> DriverRequirement:
     if compat_row is not None:
         compat = compat_row.get(column)
         sources.append(f"minor-version compatibility: {compat_row['source']}")
-        if compat is None and compat_row.get("windows_note") and column == "windows":
-            notes.append(compat_row["windows_note"])
+        if compat is None and compat_row.get("user_windows_note") and column == "windows":
+            notes.append(compat_row["user_windows_note"])
     elif parse_version(cuda)[0] < 11:
         notes.append("No minor-version compatibility before CUDA 11: the toolkit's minimum holds.")
     if os_kind == "wsl2":
@@ -440,7 +548,7 @@ def min_driver(cuda: str, os_kind: str) -> DriverRequirement:
         cuda=minor if len(parse_version(cuda)) < 3 else cuda,
         toolkit=toolkit,
         compat=compat,
-        source="; ".join(sources) or "no row in resources/compat.json",
+        source=public_text("; ".join(sources)) or "no row in resources/compat.json",
         os_kind=os_kind,
         release=release,
         notes=tuple(notes),
@@ -516,8 +624,8 @@ def compute_capability_requirement(tf_version: str) -> Optional[dict[str, Any]]:
             f"below compute capability {toolkit_min}."
         )
     open_ended = any(high is None for _, high in row["tf_spans"])
-    if row.get("caveat") and (effective != row["min_cc"] or open_ended):
-        notes.append(row["caveat"])
+    if row.get("user_caveat") and (effective != row["min_cc"] or open_ended):
+        notes.append(row["user_caveat"])
     return {
         "tf": series(tf_version),
         "row": row["tf"],
@@ -526,7 +634,9 @@ def compute_capability_requirement(tf_version: str) -> Optional[dict[str, Any]]:
         "unsupported_cc": list(row["unsupported_cc"]),
         "listed": row.get("listed"),
         "notes": notes,
-        "source": row["source"] + (f"; toolkit: {arch_row['source']}" if arch_row else ""),
+        "source": public_text(
+            row["source"] + (f"; toolkit: {arch_row['source']}" if arch_row else "")
+        ),
     }
 
 
