@@ -134,14 +134,12 @@ class LayerPage(WizardPageBase):
         else:
             self.start_check()
 
-    def showEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt override
-        # Back does not call initializePage: catch up with results that changed meanwhile (the
-        # TensorFlow layer adds what the loader's log says to lower layers; choosing another
-        # environment can change the target and drop every result).
-        super().showEvent(event)
-        self.refresh_from_session()
-
     def refresh_from_session(self) -> None:
+        """Catch up with results that changed while the page was not current (the TensorFlow
+        layer adds what the loader's log says to lower layers; choosing another environment can
+        change the target and drop every result). The wizard calls this when the page becomes
+        current (Back does not call initializePage); never from a show event, which QWizard
+        also sends when it merely updates its buttons."""
         if self._state == RUNNING_STATE:
             return
         cached = self.session.result(self.layer)
@@ -189,12 +187,16 @@ class LayerPage(WizardPageBase):
         return self.session.run_layer(self.layer, progress, cancelled)
 
     def cancel_check(self) -> None:
-        """Cancel the running worker (if any); its late signals are ignored."""
+        """Cancel the running worker (if any); its late signals are ignored. The page goes back
+        to its idle look: the session's current result if it still has one, else "stopped"
+        (a result shown before, for another environment or target, is no longer current)."""
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.cancel()
         if self._state == RUNNING_STATE:
-            self._state = STOPPED if self._result is None else DONE
+            cached = self.session.result(self.layer)
+            self._result = cached
+            self._state = STOPPED if cached is None else DONE
             self.progress.hide()
             self._show_state()
             self.completeChanged.emit()
@@ -202,9 +204,6 @@ class LayerPage(WizardPageBase):
     def stop_check(self) -> None:
         """The Stop button: cancel, and say that the check was stopped."""
         self.cancel_check()
-        if self._result is None:
-            self._state = STOPPED
-            self._show_state()
 
     def _from_current(self) -> bool:
         return self._worker is not None and self.sender() is self._worker.signals
@@ -230,6 +229,7 @@ class LayerPage(WizardPageBase):
     def _on_worker_cancelled(self) -> None:
         if self._from_current():
             self._worker = None
+            self._result = self.session.result(self.layer)
             self._state = STOPPED if self._result is None else DONE
             self._finish()
 

@@ -70,6 +70,7 @@ class SetupWizard(QWizard):
         self.setPage(PageId.SUMMARY, self.summary)
         self.setStartId(PageId.INTRO)
         self.finished.connect(self._on_finished)
+        self.currentIdChanged.connect(self._on_current_changed)
         self._shut_down = False
         self.retranslate_ui()
         # Probing Python environments takes seconds on a real machine: start it while the user
@@ -86,6 +87,11 @@ class SetupWizard(QWizard):
             self.next()
         finally:
             self.intro.jump_to = None
+
+    def _on_current_changed(self, page_id: int) -> None:
+        page = self.page(page_id)
+        if isinstance(page, LayerPage):
+            page.refresh_from_session()
 
     # -- shutdown -----------------------------------------------------------------------------
     def shutdown(self, timeout_ms: int = 10000) -> bool:
