@@ -71,6 +71,12 @@ class SetupWizard(QWizard):
         self.setStartId(PageId.INTRO)
         self.finished.connect(self._on_finished)
         self.currentIdChanged.connect(self._on_current_changed)
+        self._from_summary = False
+        """A layer page was opened from the summary: Back from it returns to the summary."""
+        # QWizard's Back button calls the C++ slot directly; route it through back() below.
+        back_button = self.button(QWizard.WizardButton.BackButton)
+        back_button.clicked.disconnect()
+        back_button.clicked.connect(self.back)
         self._shut_down = False
         self.retranslate_ui()
         # Probing Python environments takes seconds on a real machine: start it while the user
@@ -80,15 +86,39 @@ class SetupWizard(QWizard):
     # -- navigation -----------------------------------------------------------------------------
     def show_layer(self, layer: str) -> None:
         """Open ``layer``'s page from the summary: restart, then Next jumps straight to it; its
-        Next carries on up the chain as usual."""
-        self.intro.jump_to = LAYER_PAGES[layer]
+        Next carries on up the chain as usual, and Back returns to the summary."""
+        self._jump(LAYER_PAGES[layer])
+        self._from_summary = True
+
+    def show_summary(self) -> None:
+        """Open the summary page (its results are cached: it only puts them together)."""
+        self._jump(PageId.SUMMARY)
+
+    def _jump(self, page_id: PageId) -> None:
+        self.intro.jump_to = page_id
         try:
             self.restart()
             self.next()
         finally:
             self.intro.jump_to = None
 
+    def back(self) -> None:
+        """Back, except on the first page opened from the summary, where it returns to the
+        summary rather than to the first page (which the jump went through)."""
+        visited = self.visitedIds()
+        if (
+            self._from_summary
+            and len(visited) >= 2
+            and visited[-2] == PageId.INTRO
+            and self.currentId() in LAYER_PAGES.values()
+        ):
+            self.show_summary()
+            return
+        super().back()
+
     def _on_current_changed(self, page_id: int) -> None:
+        if page_id == PageId.INTRO:
+            self._from_summary = False
         page = self.page(page_id)
         if isinstance(page, LayerPage):
             page.refresh_from_session()
