@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     compat.add_argument("--json", action="store_true")
 
     snapshot = sub.add_parser("snapshot", help="write a machine profile of this machine")
-    snapshot.add_argument("-o", "--output", metavar="FILE", required=True)
+    snapshot.add_argument("-o", "--output", metavar="FILE", required=True,
+                          help="where to write the profile (- for standard output)")
     snapshot.add_argument("--python", metavar="EXE", help="also probe this Python environment")
 
     explain = sub.add_parser("explain", help="explain an error log (FILE, or - for stdin)")
@@ -142,13 +143,17 @@ def cmd_compat(args: argparse.Namespace) -> int:
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
-    from wizard.core.snapshot import write_snapshot
+    from wizard.core.snapshot import profile_text, record_profile, write_snapshot
 
+    if args.output == "-":  # the profile on stdout, the note on stderr
+        sys.stdout.write(profile_text(record_profile(python=args.python)))
+        return 0
     try:
         path = write_snapshot(args.output, python=args.python)
     except OSError as exc:
-        print(f"gpu-wizard snapshot: cannot write {args.output}: {exc.strerror or exc}",
-              file=sys.stderr)
+        where = exc.filename or args.output
+        print(f"gpu-wizard snapshot: cannot write {args.output}: {where}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return EXIT_ERROR
     print(f"wrote {path}")
     return 0
@@ -158,14 +163,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from wizard.core import explain
 
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
+        text = explain.read_log_file(args.file, sys.stdin)
     except OSError as exc:
         print(f"gpu-wizard explain: cannot read {args.file}: {exc.strerror or exc}",
               file=sys.stderr)
+        return EXIT_ERROR
+    except explain.NotTextLog as exc:
+        name = "the standard input" if args.file == "-" else args.file
+        print(f"gpu-wizard explain: {name} is {exc}", file=sys.stderr)
         return EXIT_ERROR
     findings = explain.explain_log(text, getattr(args, "os", None))
     if args.json:

@@ -161,3 +161,94 @@ def test_maintainer_notes_stay_in_the_data() -> None:
 
     raw = json.dumps(knowledge.compat_data())
     assert "crawl id" in raw and "see uncertain" in raw
+
+
+# -- explain reads logs in every encoding a shell writes, and refuses binary data quickly -------
+
+CUDNN_LOG = (
+    "2023-01-01 I tensorflow/stream_executor/platform/default/dso_loader.cc:53] Successfully "
+    "opened dynamic library cudart64_110.dll\n"
+    "2023-01-01 W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+    "dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found\n"
+)
+ZH_LOG = (
+    "Traceback (most recent call last):\n"
+    '  File "C:\\Users\\me\\train.py", line 1, in <module>\n'
+    "ImportError: DLL load failed while importing _pywrap_tensorflow_internal: 找不到指定的模块。\n"
+)
+
+
+def _read(tmp_path: Path, data: bytes) -> str:
+    from wizard.core import explain
+
+    path = tmp_path / "log.txt"
+    path.write_bytes(data)
+    return explain.read_log_file(str(path))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        CUDNN_LOG.encode("utf-8"),
+        b"\xef\xbb\xbf" + CUDNN_LOG.encode("utf-8"),
+        b"\xff\xfe" + CUDNN_LOG.replace("\n", "\r\n").encode("utf-16-le"),  # PowerShell 5.1 `>`
+        b"\xfe\xff" + CUDNN_LOG.encode("utf-16-be"),
+        CUDNN_LOG.encode("utf-16-le"),
+        CUDNN_LOG.encode("utf-16-be"),
+    ],
+    ids=["utf8", "utf8-bom", "utf16le-bom", "utf16be-bom", "utf16le", "utf16be"],
+)
+def test_explain_reads_every_encoding(tmp_path: Path, data: bytes) -> None:
+    from wizard.core import explain
+
+    text = _read(tmp_path, data)
+    assert text.replace("\r\n", "\n") == CUDNN_LOG
+    findings = explain.explain_log(text)
+    assert findings and findings[0].code == "cudnn_missing"
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "utf-8", "utf-16"])
+def test_chinese_lines_are_quoted_as_written(tmp_path: Path, encoding: str) -> None:
+    from wizard.core import explain
+
+    text = _read(tmp_path, ZH_LOG.encode(encoding))
+    assert "找不到指定的模块。" in text
+    evidence = "\n".join(f.evidence or "" for f in explain.explain_log(text))
+    assert "找不到指定的模块。" in evidence
+
+
+def test_explain_stdin_utf16(capsys, monkeypatch) -> None:
+    import io
+    import sys
+
+    raw = io.BytesIO(b"\xff\xfe" + CUDNN_LOG.encode("utf-16-le"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(raw, encoding="utf-8"))
+    code, out, _ = _cli(capsys, "explain", "-", "--json")
+    assert code == 0
+    assert json.loads(out)["findings"][0]["code"] == "cudnn_missing"
+
+
+def test_binary_input_is_refused_fast(tmp_path: Path, capsys) -> None:
+    import random
+    import time
+
+    path = tmp_path / "random.bin"
+    path.write_bytes(random.Random(7).randbytes(50 * 1024 * 1024))
+    started = time.monotonic()
+    code, out, err = _cli(capsys, "explain", str(path))
+    assert time.monotonic() - started < 10  # generous: it takes well under a second
+    assert code == 2 and out == ""
+    assert "not a text log" in err
+
+
+def test_long_log_keeps_head_and_tail(tmp_path: Path) -> None:
+    from wizard.core import explain
+
+    head, tail = CUDNN_LOG.splitlines(keepends=True)
+    noise = "Epoch 1/10 120/1875 [>.....] - ETA: 1:23 - loss: 2.3 - accuracy: 0.1 é\n"
+    data = (head + noise * (40 * 1024 * 1024 // len(noise)) + tail).encode("utf-16")
+    text = _read(tmp_path, data)
+    assert len(text) < 10 * 1024 * 1024  # bounded: head and tail, not 40 MB of progress bars
+    assert "were not read" in text
+    assert text.startswith(head) and text.endswith(tail)
+    assert explain.explain_log(text)[0].code == "cudnn_missing"

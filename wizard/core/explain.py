@@ -754,6 +754,181 @@ def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
 
 
 # ---------------------------------------------------------------------------------------------
+# Reading a log file: any encoding a Windows or Linux shell writes, bounded in time and memory
+
+LOG_HEAD_BYTES = 2 * 1024 * 1024
+LOG_TAIL_BYTES = 14 * 1024 * 1024
+"""A log longer than both together is read as its head and its tail: TensorFlow prints the
+decisive lines (the library that did not load, the GPU list, the traceback) near the end, and
+the versions it found near the start; the middle of a long log is progress output."""
+_SAMPLE = 64 * 1024
+_CONTROL = frozenset(range(32)) - {9, 10, 12, 13, 27, 8} | {127}
+"""Bytes that text never holds in numbers (tab, newlines, form feed, escape, backspace do)."""
+
+
+class NotTextLog(ValueError):
+    """The input is not a text log (an executable, an archive, an image...)."""
+
+
+@dataclass
+class LogBytes:
+    """What was read of a log: all of it (``tail`` empty), or its head and its tail."""
+
+    head: bytes
+    tail: bytes = b""
+    skipped: int = 0
+    """Bytes between head and tail that were not read."""
+
+
+def read_log_stream(stream: Any, head_bytes: int = LOG_HEAD_BYTES,
+                    tail_bytes: int = LOG_TAIL_BYTES, chunk: int = 1024 * 1024) -> LogBytes:
+    """Read a binary stream (stdin) keeping at most ``head_bytes + tail_bytes`` of it."""
+    head = bytearray()
+    tail = bytearray()
+    total = 0
+    while True:
+        block = stream.read(chunk)
+        if not block:
+            break
+        if isinstance(block, str):  # a text stream without a binary buffer (tests, IDEs)
+            block = block.encode("utf-8")
+        total += len(block)
+        room = head_bytes - len(head)
+        if room > 0:
+            head += block[:room]
+            block = block[room:]
+        if block:
+            tail += block
+            if len(tail) > tail_bytes:
+                del tail[: len(tail) - tail_bytes]
+    skipped = total - len(head) - len(tail)
+    if skipped and (len(head) + skipped) % 2:  # keep UTF-16 code units whole
+        del tail[:1]
+        skipped += 1
+    return LogBytes(bytes(head), bytes(tail), skipped)
+
+
+def read_log_path(path: str, head_bytes: int = LOG_HEAD_BYTES,
+                  tail_bytes: int = LOG_TAIL_BYTES) -> LogBytes:
+    """Read a log file keeping at most ``head_bytes + tail_bytes`` of it (seeking, so a huge
+    file costs no more than that). Raises OSError."""
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        size = handle.tell()
+        handle.seek(0)
+        if size <= head_bytes + tail_bytes:
+            return LogBytes(handle.read())
+        head = handle.read(head_bytes)
+        start = size - tail_bytes
+        start += start % 2  # an even offset keeps UTF-16 code units whole
+        handle.seek(start)
+        return LogBytes(head, handle.read(), start - head_bytes)
+
+
+def _bom_encoding(data: bytes) -> tuple[Optional[str], int]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8", 3
+    if data.startswith(b"\xff\xfe"):
+        return "utf-16-le", 2
+    if data.startswith(b"\xfe\xff"):
+        return "utf-16-be", 2
+    return None, 0
+
+
+def _utf16_without_bom(sample: bytes) -> Optional[str]:
+    """UTF-16 text of mostly ASCII characters has a NUL in every other byte."""
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return None
+    even = sample[0 : pairs * 2 : 2].count(0)
+    odd = sample[1 : pairs * 2 : 2].count(0)
+    if odd > 0.4 * pairs and even < 0.05 * pairs:
+        return "utf-16-le"
+    if even > 0.4 * pairs and odd < 0.05 * pairs:
+        return "utf-16-be"
+    return None
+
+
+def _looks_binary(sample: bytes) -> bool:
+    if not sample:
+        return False
+    controls = sum(sample.count(bytes((c,))) for c in _CONTROL)
+    if sample.count(0) and controls > 0.02 * len(sample):
+        return True
+    return controls > 0.1 * len(sample)
+
+
+def _newline(encoding: str) -> bytes:
+    return "\n".encode(encoding)
+
+
+def _whole_lines(data: bytes, encoding: str, cut_start: bool, cut_end: bool) -> bytes:
+    """``data`` without the partial line a cut left at its start or its end."""
+    newline = _newline(encoding)
+    step = len(newline)
+    if cut_start:
+        index = data.find(newline)
+        while index != -1 and index % step:
+            index = data.find(newline, index + 1)
+        data = data[index + step :] if index != -1 else b""
+    if cut_end:
+        index = data.rfind(newline)
+        while index != -1 and index % step:
+            index = data.rfind(newline, 0, index)
+        data = data[: index + step] if index != -1 else data
+    return data
+
+
+def decode_log(raw: LogBytes) -> str:
+    """The text of a log: by its BOM (UTF-8, UTF-16 LE/BE: what PowerShell 5.1's ``>``
+    writes), else UTF-16 recognised by its NUL bytes, else UTF-8, else GBK (a Chinese Windows
+    console's code page 936), else UTF-8 with replacement characters. Raises :class:`NotTextLog`
+    for binary data."""
+    encoding, skip = _bom_encoding(raw.head)
+    head = raw.head[skip:]
+    if encoding is None:
+        sample = head[:_SAMPLE] + raw.tail[-_SAMPLE:]
+        encoding = _utf16_without_bom(head[:_SAMPLE])
+        if encoding is None and _looks_binary(sample):
+            raise NotTextLog("not a text log (binary data)")
+    if encoding and encoding.startswith("utf-16") and len(head) % 2:
+        head = head[:-1]
+    cut = bool(raw.tail)
+    parts = [head]
+    if cut:
+        probe = encoding or "utf-8"
+        parts = [_whole_lines(head, probe, False, True), _whole_lines(raw.tail, probe, True, False)]
+    candidates = [encoding] if encoding else ["utf-8", "gbk"]
+    for candidate in candidates:
+        try:
+            texts = [part.decode(candidate) for part in parts]
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        texts = [part.decode(candidates[0], errors="replace") for part in parts]
+    if not cut:
+        return texts[0]
+    megabytes = raw.skipped / (1024 * 1024)
+    marker = f"[gpu-wizard: {megabytes:.1f} MB in the middle of this log were not read]"
+    return texts[0].rstrip("\n") + "\n" + marker + "\n" + texts[1]
+
+
+def read_log_file(path: str, stdin: Any = None) -> str:
+    """The text of the log at ``path`` (``-``: ``stdin``'s bytes, by default ``sys.stdin``),
+    decoded as :func:`decode_log` says and bounded as :func:`read_log_path` says. Raises OSError
+    when it cannot be read and :class:`NotTextLog` for binary data."""
+    if path == "-":
+        if stdin is None:
+            import sys
+
+            stdin = sys.stdin
+        stream = getattr(stdin, "buffer", stdin)
+        return decode_log(read_log_stream(stream))
+    return decode_log(read_log_path(path))
+
+
+# ---------------------------------------------------------------------------------------------
 # Text for the CLI
 
 
