@@ -44,8 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     compat.add_argument("--json", action="store_true")
 
     snapshot = sub.add_parser("snapshot", help="write a machine profile of this machine")
-    snapshot.add_argument("-o", "--output", metavar="FILE", required=True,
-                          help="where to write the profile (- for standard output)")
+    snapshot.add_argument("-o", "--output", metavar="FILE", required=True)
     snapshot.add_argument("--python", metavar="EXE", help="also probe this Python environment")
 
     explain = sub.add_parser("explain", help="explain an error log (FILE, or - for stdin)")
@@ -143,17 +142,13 @@ def cmd_compat(args: argparse.Namespace) -> int:
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
-    from wizard.core.snapshot import profile_text, record_profile, write_snapshot
+    from wizard.core.snapshot import write_snapshot
 
-    if args.output == "-":  # the profile on stdout, the note on stderr
-        sys.stdout.write(profile_text(record_profile(python=args.python)))
-        return 0
     try:
         path = write_snapshot(args.output, python=args.python)
     except OSError as exc:
-        where = exc.filename or args.output
-        print(f"gpu-wizard snapshot: cannot write {args.output}: {where}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+        print(f"gpu-wizard snapshot: cannot write {args.output}: {exc.strerror or exc}",
+              file=sys.stderr)
         return EXIT_ERROR
     print(f"wrote {path}")
     return 0
