@@ -103,6 +103,36 @@ BROKEN = {
     "registry-values": (lambda d: d.update(registry={"HKCU\\Environment": "x"}), "registry["),
     "pythons-entry": (lambda d: d.update(pythons=[{"exe": "/usr/bin/python3"}]), "pythons[0]"),
     "denied-dict": (lambda d: d.update(denied={"/dev/nvidia0": True}), "'denied'"),
+    "probe-not-an-object": (
+        lambda d: d.update(pythons=[{"executable": "/usr/bin/python3", "probe": "Traceback"}]),
+        "'pythons[0].probe'",
+    ),
+    "driver-cuda-as-text": (
+        lambda d: d.update(nvml={"error": None, "cuda_driver_version": "12.7"}),
+        "'nvml.cuda_driver_version'",
+    ),
+    "gpu-without-index": (lambda d: d.update(nvml={"error": None, "gpus": [{}]}),
+                          "'nvml.gpus[0].index'"),
+    "pci-not-objects": (lambda d: d.update(pci=[1, None]), "'pci[0]'"),
+    "env-value-number": (lambda d: d.update(env={"PATH": 5}), "env['PATH']"),
+    "probe-python-text": (
+        lambda d: d.update(pythons=[{"executable": "/p", "probe": {"python": "x"}}]),
+        "'pythons[0].probe.python'",
+    ),
+    "probe-packages-list": (
+        lambda d: d.update(pythons=[{"executable": "/p", "probe": {"packages": ["tf"]}}]),
+        "'pythons[0].probe.packages'",
+    ),
+    "probe-gpus-text": (
+        lambda d: d.update(pythons=[{"executable": "/p",
+                                     "probe": {"tensorflow": {"gpus": ["x"]}}}]),
+        "'pythons[0].probe.tensorflow.gpus[0]'",
+    ),
+    "probe-matmul-text": (
+        lambda d: d.update(pythons=[{"executable": "/p",
+                                     "probe": {"tensorflow": {"matmul": "x"}}}]),
+        "'pythons[0].probe.tensorflow.matmul'",
+    ),
 }
 
 
@@ -274,7 +304,6 @@ def test_nvml_error_still_covers_every_layer(tmp_path: Path, base: str, kind: st
 
 BROKEN_MACHINE = {
     "gpu-without-fields": lambda d: d["nvml"].update(gpus=[{"index": 0}]),
-    "probe-not-an-object": lambda d: d["pythons"][0].update(probe="Traceback ..."),
     "probe-empty": lambda d: d["pythons"][0].update(probe={}),
     "probe-error": lambda d: d["pythons"][0].update(probe={"error": "timed out after 180 s"}),
     "command-without-output": lambda d: d.update(commands=[{"argv": ["nvidia-smi"]}]),

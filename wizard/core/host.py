@@ -26,15 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from wizard.core import redact, schema
+from wizard.core.schema import NVML_ERRORS  # noqa: F401 - part of this module's interface
+
 PROFILE_FORMAT = "gpu-wizard/profile@1"
-NVML_ERRORS = (
-    "library_not_found",
-    "driver_not_loaded",
-    "driver_library_mismatch",
-    "no_permission",
-    "unknown",
-)
-SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 DEFAULT_TIMEOUT = 15.0
 
 
@@ -230,48 +225,27 @@ class ReplayHost(Host):
     """Answers every question from a machine profile (DESIGN section 3)."""
 
     def __init__(self, profile: dict[str, Any], source: str = "<profile>") -> None:
+        try:
+            schema.validate(profile, schema.PROFILE)
+        except schema.SchemaError as exc:
+            raise ProfileError(f"{source}: {exc}") from None
         self.source = source
         self.profile = profile
         self.name = str(profile.get("name", Path(source).stem))
         self.description = str(profile.get("description", ""))
-        super().__init__(platform=_parse_platform(profile, source))
+        super().__init__(platform=_parse_platform(profile))
         windows = self.is_windows
-        self._env = dict(_section(profile, "env", dict, source, {}))
+        self._env = dict(profile.get("env") or {})
         self._files: dict[str, Optional[str]] = {}
         self._dirs: dict[str, set[str]] = {}
-        for raw_path, content in _section(profile, "files", dict, source, {}).items():
-            if content is not None and not isinstance(content, str):
-                raise ProfileError(
-                    f"{source}: files[{raw_path!r}] must be text or null, "
-                    f"not {type(content).__name__}"
-                )
+        for raw_path, content in (profile.get("files") or {}).items():
             self._add_file(raw_path, content, windows)
-        denied = _section(profile, "denied", list, source, [])
-        self._denied = {norm_path(p, windows) for p in denied}
-        self._registry = {
-            _norm_key(k): v for k, v in _section(profile, "registry", dict, source, {}).items()
-        }
-        for key, values in self._registry.items():
-            if not isinstance(values, dict):
-                raise ProfileError(f"{source}: registry[{key!r}] must be an object of values")
-        self._commands = _section(profile, "commands", list, source, [])
-        for i, entry in enumerate(self._commands):
-            if not isinstance(entry, dict) or not isinstance(entry.get("argv"), list):
-                raise ProfileError(f"{source}: commands[{i}] needs an 'argv' list")
-        self._nvml = _section(profile, "nvml", dict, source, {"error": "library_not_found"})
-        error = self._nvml.get("error")
-        if error is not None and error not in NVML_ERRORS:
-            raise ProfileError(
-                f"{source}: nvml.error is {error!r}; "
-                f"expected null or one of {', '.join(NVML_ERRORS)}"
-            )
-        if error is None and not isinstance(self._nvml.get("gpus", []), list):
-            raise ProfileError(f"{source}: nvml.gpus must be a list")
-        self._pci = _section(profile, "pci", list, source, [])
-        self._pythons = _section(profile, "pythons", list, source, [])
-        for i, entry in enumerate(self._pythons):
-            if not isinstance(entry, dict) or not isinstance(entry.get("executable"), str):
-                raise ProfileError(f"{source}: pythons[{i}] needs an 'executable' string")
+        self._denied = {norm_path(p, windows) for p in profile.get("denied") or []}
+        self._registry = {_norm_key(k): v for k, v in (profile.get("registry") or {}).items()}
+        self._commands = list(profile.get("commands") or [])
+        self._nvml = profile.get("nvml") or {"error": "library_not_found"}
+        self._pci = list(profile.get("pci") or [])
+        self._pythons = list(profile.get("pythons") or [])
         self.monitor = profile.get("monitor")
 
     @classmethod
@@ -406,33 +380,14 @@ class ReplayHost(Host):
         return {"error": f"{executable} is not in the profile's pythons"}
 
 
-def _section(profile: dict, key: str, kind: type, source: str, default: Any) -> Any:
-    value = profile.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, kind):
-        expected = "an object" if kind is dict else "a list"
-        raise ProfileError(f"{source}: key '{key}' must be {expected}, not {type(value).__name__}")
-    return value
-
-
-def _parse_platform(profile: dict, source: str) -> PlatformInfo:
-    plat = profile.get("platform")
-    if not isinstance(plat, dict):
-        raise ProfileError(f"{source}: key 'platform' is missing or not an object")
-    system = plat.get("system")
-    if system not in ("windows", "linux"):
-        raise ProfileError(
-            f"{source}: platform.system is {system!r}; expected 'windows' or 'linux'"
-        )
-    wsl = plat.get("wsl")
-    if wsl not in (None, 1, 2):
-        raise ProfileError(f"{source}: platform.wsl is {wsl!r}; expected null, 1 or 2")
+def _parse_platform(profile: dict) -> PlatformInfo:
+    """The profile's platform; its shape was checked by :data:`schema.PROFILE`."""
+    plat = profile["platform"]
     return PlatformInfo(
-        system=system,
+        system=plat["system"],
         release=str(plat.get("release", "")),
         arch=str(plat.get("arch", "x86_64")),
-        wsl=wsl,
+        wsl=plat.get("wsl"),
         distro=plat.get("distro"),
     )
 
@@ -774,13 +729,14 @@ class RecordingHost(Host):
         return found
 
     def profile(self, name: str = "snapshot", description: str = "") -> dict[str, Any]:
-        """The recording as a machine profile, with secrets removed."""
+        """The recording as a machine profile: only the variables the checks read, and every
+        credential in the recorded texts masked (:mod:`wizard.core.redact`)."""
         profile: dict[str, Any] = {
             "format": PROFILE_FORMAT,
             "name": name,
             "description": description,
             "platform": self.platform.to_dict(),
-            "env": redact_env(self.env()),
+            "env": redact.redact_env(self.env()),
             "files": dict(sorted(self.files.items())),
             "commands": self.commands,
             "nvml": self.nvml(),
@@ -791,12 +747,7 @@ class RecordingHost(Host):
             profile["registry"] = self.registry
         if self.denied:
             profile["denied"] = sorted(self.denied)
-        return profile
-
-
-def redact_env(env: dict[str, str]) -> dict[str, str]:
-    """Drop variables whose names look secret (tokens, keys, passwords)."""
-    return {k: v for k, v in sorted(env.items()) if not SECRET_NAME.search(k)}
+        return redact.mask_everywhere(profile)
 
 
 def _first_file_below(host: Host, directory: str, depth: int = 6) -> Optional[str]:
