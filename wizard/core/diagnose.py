@@ -1,13 +1,16 @@
 """The chain: pick the environment and the target, run every layer bottom up, build the Report.
 
-Every layer is checked even when a lower one fails; a layer that raises becomes ``unknown`` with
-a ``check_failed`` finding rather than ending the check.
+Every layer is checked even when a lower one fails; a layer that raises (a bug, or a machine no
+rule foresaw) becomes ``fail`` with a ``check_failed`` finding naming the exception and where it
+was raised, rather than ending the check, and a report with such a layer is never ready.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -15,8 +18,8 @@ from wizard.core import knowledge
 from wizard.core.host import Host
 from wizard.core.layers import CheckContext, layer_checker
 from wizard.core.model import (
+    FAIL,
     LAYERS,
-    UNKNOWN,
     Finding,
     LayerResult,
     Report,
@@ -101,21 +104,42 @@ def run_layer(
         raise
     except Exception as exc:  # a bug or an unexpected machine: report it, keep going
         log.exception("layer %s failed", name)
-        result = LayerResult(
-            layer=name,
-            status=UNKNOWN,
-            summary=f"check failed: {type(exc).__name__}: {exc}",
-            findings=[
-                Finding(
-                    "check_failed",
-                    severity="warn",
-                    params={"error": f"{type(exc).__name__}: {exc}", "layer": name},
-                )
-            ],
-        )
+        result = check_failed_result(name, exc)
     if timings is not None:
         timings[name] = time.perf_counter() - started
     return result
+
+
+def check_failed_result(layer: str, exc: BaseException) -> LayerResult:
+    """The result of a layer that raised: ``fail``, so it blocks any "ready" verdict, with the
+    exception and the place it was raised (the bug to report) in its finding."""
+    error = f"{type(exc).__name__}: {exc}"
+    where = raised_at(exc)
+    return LayerResult(
+        layer=layer,
+        status=FAIL,
+        summary=f"could not be checked: {error} ({where})",
+        findings=[
+            Finding(
+                "check_failed",
+                severity="fail",
+                params={"error": f"{error} (at {where})", "layer": layer},
+                evidence="".join(traceback.format_exception_only(type(exc), exc)).strip(),
+            )
+        ],
+    )
+
+
+def raised_at(exc: BaseException) -> str:
+    """``wizard/core/layers/driver.py:60`` for the innermost frame of the wizard's own code."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if f"{os.sep}wizard{os.sep}" in f.filename] or frames
+    if not ours:
+        return "unknown place"
+    frame = ours[-1]
+    parts = frame.filename.replace(os.sep, "/").split("/")
+    short = "/".join(parts[parts.index("wizard"):]) if "wizard" in parts else parts[-1]
+    return f"{short}:{frame.lineno}"
 
 
 def choose_environment(
@@ -157,11 +181,21 @@ def choose_target(
 
 
 def is_ready(ctx: CheckContext) -> bool:
-    """Ready: TF in the chosen environment lists the GPU and ran matmul and conv on it."""
-    tf = (ctx.probe or {}).get("tensorflow") or {}
-    if not tf.get("gpus"):
+    """Ready: every layer of the chain was checked (none raised), and TF in the chosen
+    environment lists the GPU and ran the matmul and the convolution on it."""
+    if any(unchecked(result) for result in ctx.results.values()):
         return False
-    return all(
-        (tf.get(step) or {}).get("ok") and "GPU" in str((tf.get(step) or {}).get("device", ""))
-        for step in ("matmul", "conv")
-    )
+    tf = (ctx.probe or {}).get("tensorflow")
+    if not isinstance(tf, dict) or not tf.get("gpus"):
+        return False
+    return all(ran_on_gpu(tf.get(step)) for step in ("matmul", "conv"))
+
+
+def unchecked(result: LayerResult) -> bool:
+    """True for a layer whose check raised (its verdict is not known)."""
+    return any(finding.code == "check_failed" for finding in result.findings)
+
+
+def ran_on_gpu(run: Any) -> bool:
+    """A probe's ``matmul``/``conv`` entry that ran, and ran on a GPU."""
+    return isinstance(run, dict) and bool(run.get("ok")) and "GPU" in str(run.get("device") or "")

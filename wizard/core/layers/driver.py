@@ -57,7 +57,8 @@ def _driver_versions(ctx: CheckContext, inv: Inventory) -> tuple[Optional[str], 
     nvml = inv.nvml
     if nvml.get("error") is None and nvml.get("driver_version"):
         cuda_int = nvml.get("cuda_driver_version")
-        cuda = knowledge.driver_cuda_version(int(cuda_int)) if cuda_int else None
+        # 0 or a negative number: NVML could not say (an old driver); not a version
+        cuda = knowledge.driver_cuda_version(cuda_int) if cuda_int and cuda_int > 0 else None
         return str(nvml["driver_version"]), cuda, "nvml"
     if inv.smi is not None and inv.smi.ok and inv.smi.driver_version:
         return inv.smi.driver_version, _smi_banner_cuda(ctx, inv), "nvidia-smi"
