@@ -19,16 +19,21 @@ def record_profile(python: Optional[str] = None, name: str = "snapshot") -> dict
     return recorder.profile(name=name, description="recorded by gpu-wizard snapshot")
 
 
+def profile_text(profile: dict) -> str:
+    return json.dumps(profile, indent=2, ensure_ascii=False) + "\n"
+
+
 def write_snapshot(output: str, python: Optional[str] = None) -> Path:
-    """Write atomically: a failed write never leaves a half-written profile."""
+    """Write atomically: a failed write never leaves a half-written profile. The folder must
+    exist (a typo in it is an error, not a new folder tree); ``FileNotFoundError`` says so."""
     path = Path(output)
+    if not path.parent.is_dir():
+        raise FileNotFoundError(2, "the folder does not exist", str(path.parent))
     profile = record_profile(python=python, name=path.stem)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".snapshot-", suffix=".json", dir=str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(profile, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
+            handle.write(profile_text(profile))
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
