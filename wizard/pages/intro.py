@@ -80,6 +80,8 @@ class IntroPage(WizardPageBase):
         form.addRow(self.path_label, self.path_value)
 
         self.target = QComboBox(self.settings_box)
+        # follow the texts when the language changes (the default sizes it once, on first show)
+        self.target.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.target_label = QLabel(self.settings_box)
         self.target_label.setBuddy(self.target)
         form.addRow(self.target_label, self.target)

@@ -6,7 +6,7 @@ import logging
 import sys
 from typing import Callable, Optional
 
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QSize
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QWidget, QWizard
 
@@ -155,3 +155,27 @@ class SetupWizard(QWizard):
         else:
             self.setWindowTitle(self.tr("GPU Setup Wizard"))
         self.setAccessibleName(self.windowTitle())
+        self._retranslate_buttons()
+
+    def _retranslate_buttons(self) -> None:
+        """QWizard picks its button texts when it switches pages, not on a language change:
+        set them again in the new language (the same texts and context as qwizard.cpp, which
+        our catalogue carries too, see ``i18n._qwizard_button_texts``)."""
+        style = self.wizardStyle()
+        mac = style == QWizard.WizardStyle.MacStyle
+        aero = style == QWizard.WizardStyle.AeroStyle
+
+        def qt(text: str) -> str:
+            return QCoreApplication.translate("QWizard", text)
+
+        button = QWizard.WizardButton
+        texts = {
+            button.BackButton: qt("Go Back") if mac else qt("< &Back"),
+            button.NextButton: qt("Continue") if mac else (qt("&Next") if aero else qt("&Next >")),
+            button.CommitButton: qt("Commit"),
+            button.FinishButton: qt("Done") if mac else qt("&Finish"),
+            button.CancelButton: qt("Cancel"),
+            button.HelpButton: qt("Help") if mac else qt("&Help"),
+        }
+        for which, text in texts.items():
+            self.setButtonText(which, text)
