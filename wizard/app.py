@@ -11,7 +11,7 @@ import argparse
 import logging
 import os
 import sys
-from typing import Optional
+from typing import Callable, Optional
 
 APP_NAME = "GPU Setup Wizard"
 ORG_NAME = "GPU Setup Wizard"
@@ -23,16 +23,101 @@ HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc", "eglfs", "linuxfb")
 log = logging.getLogger("wizard")
 
 
-def has_display(environ: Optional[dict[str, str]] = None, platform: Optional[str] = None) -> bool:
-    """False on Linux without X11/Wayland unless Qt was told to draw somewhere else."""
+def has_display(
+    environ: Optional[dict[str, str]] = None,
+    platform: Optional[str] = None,
+    answers: Optional[Callable[[str, dict[str, str]], bool]] = None,
+) -> bool:
+    """False on Linux without a display server that answers, unless Qt was told to draw
+    somewhere else (offscreen, vnc, ...).
+
+    A ``DISPLAY`` or ``WAYLAND_DISPLAY`` left over from another session (an SSH login, a
+    terminal multiplexer, a container) names a server that is not there; Qt would then abort
+    with a misleading xcb message. So the server is asked, cheaply and before Qt loads: a
+    connection to its socket (no subprocess). ``answers(kind, env)`` does that for ``"x11"``
+    and ``"wayland"``; tests pass their own."""
     env = os.environ if environ is None else environ
     platform = sys.platform if platform is None else platform
     if not platform.startswith("linux"):
         return True
-    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+    answers = display_answers if answers is None else answers
+    requested = [
+        part.split(":", 1)[0].strip().lower()
+        for part in env.get("QT_QPA_PLATFORM", "").split(";")
+        if part.strip()
+    ]
+    if any(name in HEADLESS_PLATFORMS for name in requested):
         return True
-    qpa = env.get("QT_QPA_PLATFORM", "").split(":", 1)[0].strip().lower()
-    return qpa in HEADLESS_PLATFORMS
+    kinds = []
+    if not requested or any(name.startswith("wayland") for name in requested):
+        kinds.append("wayland")
+    if not requested or "xcb" in requested:
+        kinds.append("x11")
+    return any(answers(kind, dict(env)) for kind in kinds)
+
+
+DISPLAY_TIMEOUT_S = 0.5
+
+
+def display_answers(kind: str, env: dict[str, str]) -> bool:
+    """Whether the X11 (``DISPLAY``) or Wayland (``WAYLAND_DISPLAY``) server named in ``env``
+    accepts a connection."""
+    if kind == "wayland":
+        if env.get("WAYLAND_SOCKET"):  # a socket handed over by the compositor itself
+            return True
+        name = env.get("WAYLAND_DISPLAY", "")
+        if not name:
+            return False
+        runtime = env.get("XDG_RUNTIME_DIR", "")
+        path = name if os.path.isabs(name) else (os.path.join(runtime, name) if runtime else "")
+        return bool(path) and _unix_socket_answers([path])
+    return _x11_answers(env.get("DISPLAY", ""))
+
+
+def _x11_answers(display: str) -> bool:
+    """``[host]:number[.screen]``: a local display is the socket /tmp/.X11-unix/X<number>
+    (also in Linux's abstract namespace); ``host:number`` is TCP port 6000 + number."""
+    if not display or ":" not in display:
+        return False
+    host, _, rest = display.rpartition(":")
+    number = rest.split(".", 1)[0]
+    if not number.isdigit():
+        return False
+    if host.startswith("/"):  # a socket path (XQuartz style)
+        return _unix_socket_answers([f"{host}:{number}"])
+    local = [f"\0/tmp/.X11-unix/X{number}", f"/tmp/.X11-unix/X{number}"]
+    if host in ("", "unix"):
+        return _unix_socket_answers(local)
+    if host in ("localhost", "127.0.0.1", "::1") and _unix_socket_answers(local):
+        return True
+    return _tcp_answers(host.strip("[]"), 6000 + int(number))
+
+
+def _unix_socket_answers(paths: list[str]) -> bool:
+    import socket
+
+    for path in paths:
+        abstract = path.startswith("\0")  # Linux abstract namespace: no file to look at
+        if not abstract and not os.path.exists(path):
+            continue
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(DISPLAY_TIMEOUT_S)
+                sock.connect(path)
+            return True
+        except OSError:
+            continue
+    return False
+
+
+def _tcp_answers(host: str, port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=DISPLAY_TIMEOUT_S):
+            return True
+    except OSError:
+        return False
 
 
 def setup_logging() -> Optional[str]:
@@ -111,7 +196,8 @@ def create_application(argv: Optional[list[str]] = None):
         QCoreApplication.setApplicationName(APP_NAME)
         QSettings.setDefaultFormat(QSettings.Format.IniFormat)
         app = QApplication(list(argv) if argv is not None else sys.argv[:1])
-        app.setApplicationDisplayName(APP_NAME)
+        # No applicationDisplayName: Qt appends it to every window title, and the wizard's
+        # title already names the product (translated).
     return app
 
 
