@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sysconfig
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -131,15 +132,17 @@ def check_failed_result(layer: str, exc: BaseException) -> LayerResult:
 
 
 def raised_at(exc: BaseException) -> str:
-    """``wizard/core/layers/driver.py:60`` for the innermost frame of the wizard's own code."""
+    """``wizard/core/layers/driver.py:60``: the innermost frame outside the standard library and
+    installed packages (where the bug is, rather than the library call it made)."""
     frames = traceback.extract_tb(exc.__traceback__)
-    ours = [f for f in frames if f"{os.sep}wizard{os.sep}" in f.filename] or frames
+    library = (sysconfig.get_paths()["stdlib"], "site-packages", "dist-packages")
+    ours = [f for f in frames if not any(part in f.filename for part in library)] or frames
     if not ours:
         return "unknown place"
     frame = ours[-1]
     parts = frame.filename.replace(os.sep, "/").split("/")
-    short = "/".join(parts[parts.index("wizard"):]) if "wizard" in parts else parts[-1]
-    return f"{short}:{frame.lineno}"
+    start = len(parts) - 1 - parts[::-1].index("wizard") if "wizard" in parts else len(parts) - 2
+    return f"{'/'.join(parts[max(start, 0):])}:{frame.lineno}"
 
 
 def choose_environment(
