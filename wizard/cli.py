@@ -29,7 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="diagnose GPU, driver, CUDA, cuDNN and TensorFlow")
-    check.add_argument("--profile", metavar="FILE", help="replay a machine profile")
+    # SUPPRESS: without it the sub-command's default (None) would overwrite a --profile given
+    # before the command (`gpu-wizard --profile FILE check`), silently checking this machine.
+    check.add_argument("--profile", metavar="FILE", default=argparse.SUPPRESS,
+                       help="replay a machine profile")
     check.add_argument("--python", metavar="EXE", help="the Python environment to check")
     check.add_argument("--tf", metavar="VERSION", help="the TensorFlow version to aim for")
     fmt = check.add_mutually_exclusive_group()
@@ -44,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     compat.add_argument("--json", action="store_true")
 
     snapshot = sub.add_parser("snapshot", help="write a machine profile of this machine")
-    snapshot.add_argument("-o", "--output", metavar="FILE", required=True)
+    snapshot.add_argument("-o", "--output", metavar="FILE", required=True,
+                          help="where to write the profile (- for standard output)")
     snapshot.add_argument("--python", metavar="EXE", help="also probe this Python environment")
 
     explain = sub.add_parser("explain", help="explain an error log (FILE, or - for stdin)")
@@ -56,7 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.profile and args.command not in (None, "check"):
+        parser.error(f"--profile replays a machine for the wizard and for check, not for "
+                     f"{args.command}")
     try:
         if args.command is None:
             from wizard import app
@@ -77,6 +85,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         print("gpu-wizard: interrupted", file=sys.stderr)
         return EXIT_ERROR
     except BrokenPipeError:
+        return EXIT_ERROR
+    except Exception as exc:  # a bug: one line to report, not a traceback
+        if os.environ.get("GPU_WIZARD_DEBUG"):
+            raise
+        from wizard.core.diagnose import raised_at
+
+        print(f"gpu-wizard: internal error: {type(exc).__name__}: {exc} (at {raised_at(exc)}). "
+              "Please report it with this line; GPU_WIZARD_DEBUG=1 shows the traceback.",
+              file=sys.stderr)
         return EXIT_ERROR
 
 
@@ -142,13 +159,17 @@ def cmd_compat(args: argparse.Namespace) -> int:
 
 
 def cmd_snapshot(args: argparse.Namespace) -> int:
-    from wizard.core.snapshot import write_snapshot
+    from wizard.core.snapshot import profile_text, record_profile, write_snapshot
 
+    if args.output == "-":  # the profile on stdout, the note on stderr
+        sys.stdout.write(profile_text(record_profile(python=args.python)))
+        return 0
     try:
         path = write_snapshot(args.output, python=args.python)
     except OSError as exc:
-        print(f"gpu-wizard snapshot: cannot write {args.output}: {exc.strerror or exc}",
-              file=sys.stderr)
+        where = exc.filename or args.output
+        print(f"gpu-wizard snapshot: cannot write {args.output}: {where}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return EXIT_ERROR
     print(f"wrote {path}")
     return 0

@@ -607,15 +607,37 @@ def recommended_python_range(host: Host) -> Optional[str]:
         return None
 
 
+def active_executables(
+    host: Host, candidates: list[tuple[str, Optional[dict[str, Any]], int]]
+) -> set[str]:
+    """The candidates that belong to the environment activated where the wizard was started
+    (``VIRTUAL_ENV``, else ``CONDA_PREFIX``): between equals, that is the one the user means."""
+    active = host.getenv("VIRTUAL_ENV") or host.getenv("CONDA_PREFIX")
+    if not active:
+        return set()
+    found = set()
+    for exe, probe, _score in candidates:
+        python = probe.get("python") if isinstance(probe, dict) else None
+        prefix = python.get("prefix") if isinstance(python, dict) else None
+        bin_dir = host.path.dirname(exe)
+        if (prefix and host.same_path(prefix, active)) or any(
+            host.same_path(folder, active) for folder in (bin_dir, host.path.dirname(bin_dir))
+        ):
+            found.add(exe)
+    return found
+
+
 def pick(
     candidates: list[tuple[str, Optional[dict[str, Any]], int]],
     python_range: Optional[str] = None,
+    active: frozenset[str] | set[str] = frozenset(),
 ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
     """From ``(executable, probe, score)``: the environment with the best TensorFlow.
 
     With no TensorFlow anywhere, the environment where the recommended TF can be installed
     (its Python in ``python_range``), then the best-scored, then the newest Python, so the
-    TensorFlow layer can say what to install where.
+    TensorFlow layer can say what to install where. Between equals, an environment in
+    ``active`` (the activated one) wins, so a live check and the replay of its snapshot agree.
     """
     good = [
         (exe, probe, s) for exe, probe, s in candidates
@@ -623,11 +645,12 @@ def pick(
     ]
     with_tf = [c for c in good if tf_installed(c[1])]
     if with_tf:
-        exe, probe, _ = max(with_tf, key=lambda c: (probe_rank(c[1]), c[2]))
+        exe, probe, _ = max(with_tf, key=lambda c: (probe_rank(c[1]), c[0] in active, c[2]))
         return exe, probe, f"has TensorFlow {tf_installed(probe)} installed"
     if good:
         exe, probe, _ = max(
-            good, key=lambda c: (_fits(c[1], python_range), c[2], _python_key(c[1]))
+            good, key=lambda c: (_fits(c[1], python_range), c[0] in active, c[2],
+                                 _python_key(c[1]))
         )
         return exe, probe, (
             f"no environment has TensorFlow ({len(candidates)} checked); showing {exe}"
@@ -666,7 +689,8 @@ def choose_environment(
         candidates = [
             (e["executable"], e.get("probe"), int(e.get("score") or 0)) for e in host.pythons()
         ]
-        return pick(candidates, recommended_python_range(host))
+        return pick(candidates, recommended_python_range(host),
+                    active_executables(host, candidates))
     envs = [e for e in discover(host, cwd=cwd if cwd is not None else os.getcwd()) if e.usable]
     envs.sort(key=score, reverse=True)
     chosen = envs[:MAX_PROBED]
@@ -690,7 +714,5 @@ def choose_environment(
     if note_score:
         for env in chosen:
             note_score(env.executable, score(env))
-    return pick(
-        [(env.executable, results.get(env.executable), score(env)) for env in chosen],
-        recommended_python_range(host),
-    )
+    candidates = [(env.executable, results.get(env.executable), score(env)) for env in chosen]
+    return pick(candidates, recommended_python_range(host), active_executables(host, candidates))

@@ -518,6 +518,8 @@ def _gpu_summary(gpu: dict[str, Any], source: Optional[str]) -> str:
         bits[0] += " (found on the PCI bus; the driver could not be queried)"
     if gpu["compute_capability"]:
         bits.append(f"compute {gpu['compute_capability']}")
+    elif source == "nvml":  # the driver answers, but not for this field (an odd or old GPU)
+        bits.append("compute capability not reported by the driver")
     else:
         bits.append("compute capability unknown until the driver is installed")
     if gpu.get("memory_gib"):
