@@ -325,6 +325,16 @@ def test_parse_output_takes_the_last_probe_object() -> None:
     assert parse_output("") is None
 
 
+@pytest.mark.parametrize("odd", [
+    {"python": "x"}, {"packages": ["tensorflow"]}, {"tensorflow": {"gpus": ["x"]}},
+    {"tensorflow": {"matmul": "x"}}, {"python": {"bits": "64"}},
+])
+def test_parse_output_refuses_a_probe_of_the_wrong_shape(odd: dict) -> None:
+    """Output that claims to be the probe's but has the wrong types is bad output, so no layer
+    meets ``python: "x"`` (a crash in environment choice before)."""
+    assert parse_output(json.dumps({"probe": "gpu-wizard/env-probe@1", **odd})) is None
+
+
 def test_cap_text_keeps_short_text_and_cuts_long() -> None:
     assert cap_text("abc", 10) == "abc"
     capped = cap_text("a" * 50 + "b" * 50, 10)

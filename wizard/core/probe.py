@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import signal
@@ -28,8 +29,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
+from wizard.core import schema
 from wizard.core.host import _reset_dll_directory, child_environment, decode_output
 from wizard.resources import resource_path
+
+log = logging.getLogger(__name__)
 
 PROBE_FORMAT = "gpu-wizard/env-probe@1"
 LOG_KEEP = 256 * 1024
@@ -251,9 +255,20 @@ def parse_output(text: str) -> Optional[dict[str, Any]]:
             data = json.loads(line)
         except ValueError:
             continue
-        if isinstance(data, dict) and data.get("probe") == PROBE_FORMAT:
+        if isinstance(data, dict) and data.get("probe") == PROBE_FORMAT and _fits_schema(data):
             return data
     return None
+
+
+def _fits_schema(data: dict[str, Any]) -> bool:
+    """The probe's JSON has the shape of DESIGN section 4 (else it is ``bad_output``: a layer
+    must never meet a ``python`` that is text or a ``gpus`` list of strings)."""
+    try:
+        schema.validate(data, schema.PROBE)
+    except schema.SchemaError as exc:
+        log.warning("probe output does not fit its schema: %s", exc)
+        return False
+    return True
 
 
 def _message(
