@@ -83,12 +83,12 @@
         <translation>请检查路径（venv 的解释器是 bin/python，Windows 上是 Scripts\python.exe），或者不加 --python，让本向导自己查找你的环境。</translation>
     </message>
     <message>
-        <source>Create an environment with Python {ctx_target_python}.</source>
-        <translation>创建一个 Python {ctx_target_python} 的环境。</translation>
+        <source>Choose an environment with Python {python_range} with --python, or create one (python.org, or conda create -n {name} python={version}): TensorFlow cannot run in this Python.</source>
+        <translation>用 --python 选择一个 Python {python_range} 的环境，或者新建一个（python.org，或 conda create -n {name} python={version}）：TensorFlow 无法在这个 Python 中运行。</translation>
     </message>
     <message>
-        <source>Create an environment with Python {target_range} (e.g. conda create -n tf python={newest_in_range_target_range}).</source>
-        <translation>创建一个 Python {target_range} 的环境（例如 conda create -n tf python={newest_in_range_target_range}）。</translation>
+        <source>Create an environment with Python {ctx_target_python}.</source>
+        <translation>创建一个 Python {ctx_target_python} 的环境。</translation>
     </message>
     <message>
         <source>If it persists after the restart, reinstall the driver so that the kernel module and libraries match (check: cat /proc/driver/nvidia/version).</source>
@@ -221,6 +221,10 @@
     <message>
         <source>TensorFlow {fitting} is the newest release whose GPU build still supports it</source>
         <translation>TensorFlow {fitting} 是 GPU 版本仍支持它的最新版本</translation>
+    </message>
+    <message>
+        <source>TensorFlow {given} is a pre-release of TF {tf_series}, which the tables do not list: this answer is that of the TF {tf_series_2} releases ({listed}).</source>
+        <translation>TensorFlow {given} 是 TF {tf_series} 的预发布版本，兼容性表中没有它：这里给出的是 TF {tf_series_2} 正式版本（{listed}）的答案。</translation>
     </message>
     <message>
         <source>TensorFlow: install with pip</source>

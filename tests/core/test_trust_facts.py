@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -252,3 +253,72 @@ def test_long_log_keeps_head_and_tail(tmp_path: Path) -> None:
     assert "were not read" in text
     assert text.startswith(head) and text.endswith(tail)
     assert explain.explain_log(text)[0].code == "cudnn_missing"
+
+
+# -- a Python that cannot run the target TF is never told to install or import TF itself -------
+
+def _with_python(source: str, version: str, conda: bool) -> dict:
+    profile = json.loads((PROFILES[0].parent / source).read_text(encoding="utf-8"))
+    entry = profile["pythons"][0]
+    probe = entry["probe"]
+    probe["python"].update(version=version, conda=conda)
+    probe["packages"] = {name: None for name in probe["packages"]}
+    probe["tensorflow"] = None
+    probe["log"] = ""
+    profile["pythons"] = [entry]
+    return profile
+
+
+def _tf_layer(tmp_path: Path, profile: dict, python: Optional[str] = None) -> dict:
+    from wizard.core.diagnose import CheckOptions
+
+    path = tmp_path / "profile.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    report = run_check(ReplayHost.from_file(str(path)), CheckOptions(python=python)).to_dict()
+    return _layer(report, "tensorflow")
+
+
+@pytest.mark.parametrize(
+    "source, conda, create",
+    [
+        ("linux-tf221-and-cuda-healthy.json", False, "python3.13 -m venv ~/tf-py313"),
+        ("win-tf210-healthy.json", True, "conda create -y -n tf-py310 python=3.10"),
+        ("win-tf210-healthy.json", False, "py -3.10 -m venv tf-py310"),
+    ],
+)
+def test_too_old_python_gets_a_new_environment(tmp_path, source, conda, create) -> None:
+    profile = _with_python(source, "3.6.9", conda)
+    info = profile["pythons"][0]["probe"]["python"]
+    layer = _tf_layer(tmp_path, profile)
+    codes = [f["code"] for f in layer["findings"]]
+    assert "python_version_unsupported" in codes
+    for finding in layer["findings"]:
+        fix = finding["fix"]
+        texts = [fix["summary"], *fix["steps"], *fix["commands"]]
+        for text in texts:
+            # nothing runs in the environment whose Python cannot run TensorFlow
+            assert info["executable"] not in text and info["prefix"] not in text, text
+            assert not text.lstrip("$ ").startswith("pip install"), text
+        installs = [c for c in fix["commands"] if "pip install" in c]
+        if installs:
+            assert fix["commands"][0] == create, fix["commands"]
+            assert fix["action"] is None  # no one-click install into this environment
+    not_installed = next(f for f in layer["findings"] if f["code"] == "tensorflow_not_installed")
+    assert create in not_installed["fix"]["commands"]
+
+
+def test_python2_probe_failure_does_not_say_import_tensorflow(tmp_path) -> None:
+    profile = _with_python("linux-tf221-and-cuda-healthy.json", "3.11.0", False)
+    executable = "/usr/bin/python2.7"
+    profile["pythons"][0] = {"executable": executable, "probe": {
+        "error": f"{executable} is too old to run the environment probe (it has no -I option: "
+                 "Python 2 or 3.3); TensorFlow 2 needs Python 3.7 or newer, so choose another "
+                 "environment",
+        "error_kind": "crashed", "executable": executable, "returncode": 2, "stage": "",
+        "stdout_tail": "", "stderr_tail": "Unknown option: -I\nusage: python2.7 [option] ...",
+        "log": ""}}
+    layer = _tf_layer(tmp_path, profile, python=executable)
+    finding = next(f for f in layer["findings"] if f["code"] == "probe_failed")
+    summary = finding["fix"]["summary"]
+    assert "import tensorflow" not in summary
+    assert "Python 3.10-3.13" in summary and "conda create -n tf-py313 python=3.13" in summary

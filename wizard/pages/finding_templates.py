@@ -1037,12 +1037,13 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        "Create an environment with Python {ctx_target_python}.",
+        "Choose an environment with Python {python_range} with --python, or "
+        "create one (python.org, or conda create -n {name} python={version}): "
+        "TensorFlow cannot run in this Python.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
-        "Create an environment with Python {target_range} (e.g. conda create "
-        "-n tf python={newest_in_range_target_range}).",
+        "Create an environment with Python {ctx_target_python}.",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
@@ -1202,6 +1203,12 @@ CORE_TEXTS: tuple[str, ...] = (
         "CoreText",
         "TensorFlow {fitting} is the newest release whose GPU build still "
         "supports it",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "TensorFlow {given} is a pre-release of TF {tf_series}, which the "
+        "tables do not list: this answer is that of the TF {tf_series_2} "
+        "releases ({listed}).",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",

@@ -146,10 +146,11 @@ def check(ctx: CheckContext) -> LayerResult:
     facts = _facts(ctx, probe)
     findings: list[Finding] = []
     findings += _python_findings(ctx, probe)
+    python_fits = not any(f.code == "python_version_unsupported" for f in findings)
     _add_torch_entry(ctx, probe)
     installed = installed_tf(probe)
     if not installed and not isinstance(probe.get("tensorflow"), dict):
-        findings.append(_not_installed(ctx, probe))
+        findings.append(_not_installed(ctx, probe, python_fits))
         result = _result(ctx, probe, facts, findings)
         # whatever the probe's log says is filed here too, so that a page (which runs the
         # layers one by one) shows what `gpu-wizard check` shows
@@ -315,7 +316,9 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
         "probe_failed",
         "warn",
         {"python": python, "error": probe.get("error"), "error_kind": kind,
-         "stage": probe.get("stage") or "", "next_step": _next_step(python, kind)},
+         "stage": probe.get("stage") or "",
+         "next_step": _next_step(python, "too_old" if _too_old(probe) else kind,
+                                 ctx.target.python or "3")},
         evidence=evidence,
     )
     findings = [finding]
@@ -337,7 +340,20 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
     return result
 
 
-def _next_step(python: str, kind: str) -> str:
+def _too_old(probe: dict[str, Any]) -> bool:
+    """The probe did not run because the Python is too old for it (Python 2, 3.3...): then it is
+    too old for TensorFlow too."""
+    text = f"{probe.get('error') or ''}\n{probe.get('stderr_tail') or ''}"
+    return "too old to run the environment probe" in text or "Unknown option: -I" in text
+
+
+def _next_step(python: str, kind: str, python_range: str = "3") -> str:
+    if kind == "too_old":
+        version = _newest_in_range(python_range)
+        name = _new_env_name(version)
+        return (f"Choose an environment with Python {python_range} with --python, or create one "
+                f"(python.org, or conda create -n {name} python={version}): TensorFlow cannot "
+                "run in this Python.")
     if kind == "not_found":
         return ("Check the path (a venv's interpreter is bin/python, or Scripts\\python.exe on "
                 "Windows), or leave out --python to let the wizard find your environments.")
@@ -380,6 +396,7 @@ def _python_findings(ctx: CheckContext, probe: dict[str, Any]) -> list[Finding]:
     except (ValueError, TypeError):
         return findings
     if not supported:
+        commands = new_env_commands(ctx, probe)
         findings.append(
             Finding(
                 "python_version_unsupported",
@@ -388,15 +405,39 @@ def _python_findings(ctx: CheckContext, probe: dict[str, Any]) -> list[Finding]:
                 evidence=f"{ctx.python}: Python {version}",
                 fix=Fix(
                     steps=(
-                        Step("text", {"text": f"Create an environment with Python {target_range}"
-                                              f" (e.g. conda create -n tf python="
-                                              f"{_newest_in_range(target_range)})."}),
+                        Step("text",
+                             {"text": f"Create an environment with Python {ctx.target.python}."}),
+                        *(Step("run", {"command": c}) for c in commands),
                     ),
-                    commands=(f"conda create -n tf python={_newest_in_range(target_range)}",),
+                    links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                    commands=commands,
                 ),
             )
         )
     return findings
+
+
+def _new_env_name(version: str) -> str:
+    """``tf-py310``: the environment the wizard suggests creating (conda ``-n``, venv folder),
+    named after its Python so that it does not clash with an env called ``tf``."""
+    return "tf-py" + version.replace(".", "")
+
+
+def new_env_commands(ctx: CheckContext, probe: Optional[dict[str, Any]]) -> tuple[str, ...]:
+    """Commands that create an environment whose Python can run the target TF and install TF
+    there: a conda env for a conda user, else a venv made with that Python (``py -3.x`` on
+    Windows, ``python3.x`` elsewhere). Never the chosen environment: its Python cannot run it."""
+    version = _newest_in_range(ctx.target.python or "")
+    rest = re.sub(r"^\s*pip\s+", "", _install_line(ctx))
+    info = ((probe or {}).get("python") or {}) if isinstance(probe, dict) else {}
+    name = _new_env_name(version)
+    if info.get("conda"):
+        return (f"conda create -y -n {name} python={version}",
+                f"conda run -n {name} python -m pip {rest}")
+    if ctx.host.is_windows:  # .\ paths work in cmd and in PowerShell alike
+        return (f"py -{version} -m venv {name}",
+                f".\\{name}\\Scripts\\python.exe -m pip {rest}")
+    return (f"python{version} -m venv ~/{name}", f"~/{name}/bin/python -m pip {rest}")
 
 
 def _newest_in_range(range_text: str) -> str:
@@ -412,8 +453,26 @@ def _same_series(a: Optional[str], b: Optional[str]) -> bool:
 # -- packages ----------------------------------------------------------------------------------
 
 
-def _not_installed(ctx: CheckContext, probe: dict[str, Any]) -> Finding:
+def _not_installed(ctx: CheckContext, probe: dict[str, Any], python_fits: bool = True) -> Finding:
     line = _install_line(ctx)
+    if not python_fits:
+        # this Python cannot run the target: install into a new environment, never into it
+        commands = new_env_commands(ctx, probe)
+        return Finding(
+            "tensorflow_not_installed",
+            "fail",
+            {"python": ctx.python, "command": commands[-1], "tensorflow": ctx.target.tensorflow},
+            evidence=f"{ctx.python}: no tensorflow distribution installed",
+            fix=Fix(
+                steps=(
+                    Step("text",
+                         {"text": f"Create an environment with Python {ctx.target.python}."}),
+                    *(Step("run", {"command": c}) for c in commands),
+                ),
+                links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                commands=commands,
+            ),
+        )
     command = env_pip(ctx, line)
     return Finding(
         "tensorflow_not_installed",
