@@ -339,6 +339,93 @@
     </message>
 </context>
 <context>
+    <name>FactValue</name>
+    <message>
+        <source>NVML library not found</source>
+        <translation>找不到 NVML 库</translation>
+    </message>
+    <message>
+        <source>driver not loaded</source>
+        <translation>驱动未加载</translation>
+    </message>
+    <message>
+        <source>driver and library versions differ</source>
+        <translation>驱动与库的版本不一致</translation>
+    </message>
+    <message>
+        <source>no permission</source>
+        <translation>没有权限</translation>
+    </message>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>did not answer in time</source>
+        <translation>未能及时响应</translation>
+    </message>
+    <message>
+        <source>the conda environment</source>
+        <translation>conda 环境</translation>
+    </message>
+    <message>
+        <source>the system&apos;s default folders</source>
+        <translation>系统默认文件夹</translation>
+    </message>
+    <message>
+        <source>TensorFlow&apos;s own library folders</source>
+        <translation>TensorFlow 自带的库文件夹</translation>
+    </message>
+    <message>
+        <source>install folder</source>
+        <translation>安装文件夹</translation>
+    </message>
+    <message>
+        <source>registry</source>
+        <translation>注册表</translation>
+    </message>
+    <message>
+        <source>the CUDA Toolkit folder</source>
+        <translation>CUDA 工具包文件夹</translation>
+    </message>
+    <message>
+        <source>pip package</source>
+        <translation>pip 包</translation>
+    </message>
+    <message>
+        <source>CUDA Toolkit</source>
+        <translation>CUDA 工具包</translation>
+    </message>
+    <message>
+        <source>header file</source>
+        <translation>头文件</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s chip</source>
+        <translation>显卡芯片</translation>
+    </message>
+    <message>
+        <source>the GPU data table</source>
+        <translation>显卡数据表</translation>
+    </message>
+    <message>
+        <source>NVML (the driver)</source>
+        <translation>NVML（驱动）</translation>
+    </message>
+    <message>
+        <source>PCI bus</source>
+        <translation>PCI 总线</translation>
+    </message>
+    <message>
+        <source>system Python</source>
+        <translation>系统 Python</translation>
+    </message>
+</context>
+<context>
     <name>Facts</name>
     <message>
         <source>GPUs</source>
@@ -714,6 +801,14 @@
     <message>
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <source>1 entry</source>
+        <translation>1 项</translation>
+    </message>
+    <message>
+        <source>{count} entries</source>
+        <translation>{count} 项</translation>
     </message>
     <message>
         <source>Fact</source>
@@ -1512,10 +1607,6 @@
         <translation>检查已停止。点击“重新检查”再次运行。</translation>
     </message>
     <message>
-        <source>Nothing specific to fix was found; the details below show what was seen.</source>
-        <translation>没有发现需要修复的具体问题；下面的详细信息列出了检测到的内容。</translation>
-    </message>
-    <message>
         <source>Checked against TensorFlow {tf}: Python {python}; CUDA {cuda} and cuDNN {cudnn} come from pip (tensorflow[and-cuda]), no system CUDA Toolkit is needed.</source>
         <translation>按 TensorFlow {tf} 的要求检查：Python {python}；CUDA {cuda} 和 cuDNN {cudnn} 由 pip 安装（tensorflow[and-cuda]），不需要系统级的 CUDA 工具包。</translation>
     </message>
@@ -1542,6 +1633,14 @@
     <message>
         <source>No problems found on this layer.</source>
         <translation>这一层没有发现问题。</translation>
+    </message>
+    <message>
+        <source>This layer cannot pass while the {layer} layer fails: fix that layer first, then check this one again.</source>
+        <translation>{layer}层未通过时，这一层也无法通过：请先修复那一层，然后再检查这一层。</translation>
+    </message>
+    <message>
+        <source>The check did not pass, and no single cause could be named. The details below show what was seen.</source>
+        <translation>检查未通过，但无法确定具体原因。下面的详细信息列出了检测到的内容。</translation>
     </message>
     <message>
         <source>Result</source>
@@ -1804,16 +1903,28 @@
         <translation>不需要系统级 {name}：{name} {version} 来自 pip 包 {package}</translation>
     </message>
     <message>
+        <source>No system {name} needed: {name} {version} comes from conda</source>
+        <translation>不需要系统级 {name}：{name} {version} 来自 conda</translation>
+    </message>
+    <message>
         <source>{name} {version} in {path}</source>
         <translation>{name} {version}，位于 {path}</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} fails to import</source>
+        <translation>TensorFlow {version} 无法导入</translation>
     </message>
     <message>
         <source>TensorFlow {version} runs on {gpu}</source>
         <translation>TensorFlow {version} 在 {gpu} 上运行</translation>
     </message>
     <message>
-        <source>TensorFlow {version} sees the GPU, but did not compute on it</source>
-        <translation>TensorFlow {version} 能识别显卡，但没有在显卡上计算</translation>
+        <source>TensorFlow {version} is a CPU-only build: it cannot use a GPU</source>
+        <translation>TensorFlow {version} 是仅支持 CPU 的版本：无法使用显卡</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} lists the GPU but a computation failed</source>
+        <translation>TensorFlow {version} 能识别显卡，但有一项计算失败</translation>
     </message>
     <message>
         <source>TensorFlow {version} sees no GPU</source>

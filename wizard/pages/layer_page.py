@@ -262,7 +262,7 @@ class LayerPage(WizardPageBase):
             self.badge.set_status(result.status)
             self.summary.setText(texts.layer_summary(result))
             self._set_findings(list(result.findings))
-            self.facts.set_facts(result.facts)
+            self.facts.set_facts(texts.shown_facts(result.facts, self.session.os_kind))
             self._shown = _signature(result)
         elif self._state == STOPPED:
             self.badge.set_status(UNKNOWN)
@@ -293,14 +293,32 @@ class LayerPage(WizardPageBase):
         self._set_no_findings_text()
 
     def _set_no_findings_text(self) -> None:
+        """The line shown when there is no card. Beside a warning or a failure it must not say
+        that all is well: it says where the cause lies, or that none could be named."""
         status = self._result.status if self._result is not None else None
         if status in ("ok", "n/a") or status is None:
             self.no_findings.setText(self.tr("No problems found on this layer."))
+            return
+        lower = self._failing_lower_layer()
+        if lower is not None:
+            self.no_findings.setText(
+                self.tr("This layer cannot pass while the {layer} layer fails: fix that layer "
+                        "first, then check this one again.").format(layer=texts.layer_title(lower))
+            )
         else:
             self.no_findings.setText(
-                self.tr("Nothing specific to fix was found; the details below show what was "
-                        "seen.")
+                self.tr("The check did not pass, and no single cause could be named. The "
+                        "details below show what was seen.")
             )
+
+    def _failing_lower_layer(self) -> Optional[str]:
+        if self.layer not in LAYERS:
+            return None
+        for name in LAYERS[: LAYERS.index(self.layer)]:
+            result = self.session.result(name)
+            if result is not None and result.status == "fail":
+                return name
+        return None
 
     def _show_target(self) -> None:
         target = self.session.target

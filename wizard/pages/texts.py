@@ -326,6 +326,68 @@ def fact_label(key: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_ENUM_FACTS = frozenset({
+    "nvml_error", "status", "origin", "source", "sources", "kind", "version_source",
+    "compute_capability_source", "environment",
+})
+"""Fact keys whose values are the engine's identifiers (``library_not_found``), not names."""
+
+
+def _fact_values() -> dict[str, str]:
+    return {
+        # NVML errors and nvidia-smi states
+        "library_not_found": QCoreApplication.translate("FactValue", "NVML library not found"),
+        "driver_not_loaded": QCoreApplication.translate("FactValue", "driver not loaded"),
+        "driver_library_mismatch": QCoreApplication.translate(
+            "FactValue", "driver and library versions differ"
+        ),
+        "no_permission": QCoreApplication.translate("FactValue", "no permission"),
+        "unknown": QCoreApplication.translate("FactValue", "unknown error"),
+        "not_found": QCoreApplication.translate("FactValue", "not found"),
+        "timed_out": QCoreApplication.translate("FactValue", "did not answer in time"),
+        # where a library or a fact was found
+        "conda_env": QCoreApplication.translate("FactValue", "the conda environment"),
+        "default": QCoreApplication.translate("FactValue", "the system's default folders"),
+        "rpath": QCoreApplication.translate("FactValue", "TensorFlow's own library folders"),
+        "folder": QCoreApplication.translate("FactValue", "install folder"),
+        "registry": QCoreApplication.translate("FactValue", "registry"),
+        "cuda_folder": QCoreApplication.translate("FactValue", "the CUDA Toolkit folder"),
+        "pip": QCoreApplication.translate("FactValue", "pip package"),
+        "toolkit": QCoreApplication.translate("FactValue", "CUDA Toolkit"),
+        "header": QCoreApplication.translate("FactValue", "header file"),
+        "chip": QCoreApplication.translate("FactValue", "the GPU's chip"),
+        "spec": QCoreApplication.translate("FactValue", "the GPU data table"),
+        "nvml": QCoreApplication.translate("FactValue", "NVML (the driver)"),
+        "pci": QCoreApplication.translate("FactValue", "PCI bus"),
+        "system": QCoreApplication.translate("FactValue", "system Python"),
+    }
+
+
+def fact_value(key: str, value: Any) -> str | None:
+    """A fact's value for people when it is one of the engine's identifiers (``nvml_error``:
+    ``library_not_found`` -> "NVML library not found"); None for anything else (versions,
+    paths and names such as ``conda`` or ``venv`` are shown as they are)."""
+    if str(key) not in _ENUM_FACTS or not isinstance(value, str):
+        return None
+    return _fact_values().get(value)
+
+
+def shown_facts(facts: dict[str, Any], os_kind: str) -> dict[str, Any]:
+    """The facts a page shows: ``zlibwapi`` (a Windows-only file of cuDNN 8.3-8.9) only on
+    Windows."""
+    if os_kind == "windows":
+        return dict(facts)
+
+    def without(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: without(v) for k, v in value.items() if k != "zlibwapi"}
+        if isinstance(value, list):
+            return [without(v) for v in value]
+        return value
+
+    return without(dict(facts))
+
+
 # ---------------------------------------------------------------------------------------------
 # Layer summaries: core's LayerResult.summary is an English one-liner (for the CLI). In another
 # language the pages show one built here from the layer's facts and findings instead.
@@ -382,44 +444,74 @@ def _library_summary(layer: str, facts: dict[str, Any], status: str) -> str | No
         return None
     name = "CUDA" if layer == "cuda" else "cuDNN"
     package = install.get("package") or _first(facts.get("installs")).get("package")
-    if status == "n/a" and package:
-        return render(
-            QCoreApplication.translate(
-                "Summary",
-                "No system {name} needed: {name} {version} comes from the pip package {package}",
-            ),
-            {"name": name, "version": version, "package": package},
-        )
+    kind = str(install.get("kind") or install.get("source") or "pip")
+    if status == "n/a":
+        # not needed for this target (pip brings it): never "CUDA x in <a system folder>",
+        # which reads as if that copy were the one in use
+        if package and kind == "pip":
+            return render(
+                QCoreApplication.translate(
+                    "Summary",
+                    "No system {name} needed: {name} {version} comes from the pip package "
+                    "{package}",
+                ),
+                {"name": name, "version": version, "package": package},
+            )
+        if kind == "conda":
+            return render(
+                QCoreApplication.translate(
+                    "Summary", "No system {name} needed: {name} {version} comes from conda"
+                ),
+                {"name": name, "version": version},
+            )
+        return None
     return render(
         QCoreApplication.translate("Summary", "{name} {version} in {path}"),
         {"name": name, "version": version, "path": install.get("path") or install.get("dir")},
     )
 
 
+def _ran_on_gpu(facts: dict[str, Any], step: str) -> bool:
+    """The probe's matmul or conv ran, and on a GPU."""
+    result = facts.get(step) if isinstance(facts.get(step), dict) else {}
+    return bool(result.get("ok")) and "GPU" in str(result.get("device") or "").upper()
+
+
 def _tensorflow_summary(facts: dict[str, Any]) -> str | None:
+    """As core's summary: "runs on" only when both computations (the matmul, which needs
+    cuBLAS, and the convolution, which needs cuDNN) ran on the GPU."""
     version = facts.get("tensorflow_version")
     if not version:
         return None
     gpus = [g for g in facts.get("gpus") or [] if isinstance(g, dict)]
-    matmul = facts.get("matmul") if isinstance(facts.get("matmul"), dict) else {}
-    on_gpu = "GPU" in str(matmul.get("device") or "").upper() and matmul.get("ok")
-    if gpus and on_gpu:
+    values = {"version": version}
+    if facts.get("imported") is False:
+        text = render(
+            QCoreApplication.translate("Summary", "TensorFlow {version} fails to import"), values
+        )
+    elif gpus and _ran_on_gpu(facts, "matmul") and _ran_on_gpu(facts, "conv"):
         gpu = gpus[0].get("device_name") or gpus[0].get("name") or "GPU"
         text = render(
             QCoreApplication.translate("Summary", "TensorFlow {version} runs on {gpu}"),
             {"version": version, "gpu": gpu},
         )
+    elif facts.get("built_with_cuda") is False:
+        text = render(
+            QCoreApplication.translate(
+                "Summary", "TensorFlow {version} is a CPU-only build: it cannot use a GPU"
+            ),
+            values,
+        )
     elif gpus:
         text = render(
             QCoreApplication.translate(
-                "Summary", "TensorFlow {version} sees the GPU, but did not compute on it"
+                "Summary", "TensorFlow {version} lists the GPU but a computation failed"
             ),
-            {"version": version},
+            values,
         )
     else:
         text = render(
-            QCoreApplication.translate("Summary", "TensorFlow {version} sees no GPU"),
-            {"version": version},
+            QCoreApplication.translate("Summary", "TensorFlow {version} sees no GPU"), values
         )
     if facts.get("python_version"):
         text += render(

@@ -40,6 +40,20 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
+def fact_value(key: str, value: Any) -> str | None:
+    """The value in words when it is one of the engine's identifiers (see texts.fact_value)."""
+    from wizard.pages import texts
+
+    return texts.fact_value(key, value)
+
+
+def count_text(count: int) -> str:
+    """A list's row: "1 entry" / "3 entries" (no "item(s)": English has no plural catalogue)."""
+    if count == 1:
+        return QCoreApplication.translate("FactsView", "1 entry")
+    return QCoreApplication.translate("FactsView", "{count} entries").format(count=count)
+
+
 class FactsView(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,31 +72,34 @@ class FactsView(QTreeWidget):
         self._facts = dict(facts or {})
         self.clear()
         for key, value in self._facts.items():
-            self._add(self.invisibleRootItem(), fact_label(key), value, depth=0)
+            self._add(self.invisibleRootItem(), fact_label(key), value, 0, key)
         self.expandToDepth(0)
 
     def facts(self) -> dict[str, Any]:
         return dict(self._facts)
 
-    def _add(self, parent: QTreeWidgetItem, label: str, value: Any, depth: int) -> None:
+    def _add(
+        self, parent: QTreeWidgetItem, label: str, value: Any, depth: int, key: str = ""
+    ) -> None:
+        """One row: ``label`` (the key for people) and ``value``; ``key`` is the engine's key,
+        which tells whether the value is one of its identifiers."""
         item = QTreeWidgetItem(parent)
         item.setText(0, label)
         item.setToolTip(0, label)
         if isinstance(value, dict) and value:
             item.setText(1, "")
-            for key, child in list(value.items())[:MAX_ITEMS]:
-                self._add(item, fact_label(key), child, depth + 1)
+            for child_key, child in list(value.items())[:MAX_ITEMS]:
+                self._add(item, fact_label(child_key), child, depth + 1, child_key)
         elif isinstance(value, (list, tuple)) and value:
             if all(not isinstance(v, (dict, list, tuple)) for v in value) and len(value) <= 3:
-                item.setText(1, ", ".join(format_value(v) for v in value))
+                item.setText(1, ", ".join(fact_value(key, v) or format_value(v) for v in value))
             else:
-                item.setText(
-                    1, QCoreApplication.translate("FactsView", "%n item(s)", "", len(value))
-                )
+                item.setText(1, count_text(len(value)))
                 for index, child in enumerate(value[:MAX_ITEMS]):
-                    self._add(item, str(index + 1), child, depth + 1)
+                    self._add(item, str(index + 1), child, depth + 1, key)
         else:
             text = format_value(value) if not isinstance(value, (dict, list, tuple)) else "—"
+            text = fact_value(key, value) or text
             item.setText(1, text)
             item.setToolTip(1, text)
         item.setTextAlignment(0, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)

@@ -1,0 +1,209 @@
+"""What the pages say must be true, and the same in both languages: a failed convolution is not
+"runs on the GPU", a not-needed CUDA row does not point at a system folder, the details tree
+speaks words (no ``library_not_found``, no "item(s)"), Linux pages do not list a Windows DLL, and
+a warning badge never sits beside a line that says there is nothing to fix."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import own_profile
+
+sys.path.insert(0, str(Path(__file__).parent))
+from helpers import walk_to_summary  # noqa: E402
+
+from wizard import i18n  # noqa: E402
+from wizard.core.diagnose import run_check  # noqa: E402
+from wizard.core.host import ReplayHost  # noqa: E402
+from wizard.core.model import LayerResult  # noqa: E402
+from wizard.pages import texts  # noqa: E402
+from wizard.pages.ids import PageId  # noqa: E402
+from wizard.widgets.facts import FactsView  # noqa: E402
+
+PROFILES = sorted((Path(__file__).resolve().parents[1] / "profiles").glob("*.json"))
+GPU_DEVICE = "/job:localhost/replica:0/task:0/device:GPU:0"
+RAW_VALUES = {
+    "library_not_found", "driver_not_loaded", "driver_library_mismatch", "no_permission",
+    "not_found", "timed_out", "conda_env", "cuda_folder", "rpath", "version_source",
+}
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def language(request, qapp):
+    assert i18n.install_language(qapp, request.param)
+    yield request.param
+    i18n.install_language(qapp, "en")
+
+
+@pytest.fixture()
+def chinese(qapp):
+    assert i18n.install_language(qapp, "zh_CN")
+    yield
+    i18n.install_language(qapp, "en")
+
+
+def _tf_result(matmul_ok: bool, conv_ok: bool) -> LayerResult:
+    facts = {
+        "tensorflow_version": "2.10.1",
+        "python_version": "3.9.18",
+        "imported": True,
+        "built_with_cuda": True,
+        "gpus": [{"name": "/physical_device:GPU:0", "device_name": "NVIDIA GeForce RTX 3070"}],
+        "matmul": {"ok": matmul_ok, "device": GPU_DEVICE, "error": None},
+        "conv": {"ok": conv_ok, "device": GPU_DEVICE, "error": None if conv_ok else "cuDNN"},
+    }
+    return LayerResult("tensorflow", "warn", "TensorFlow 2.10.1 (CUDA build) lists the GPU but "
+                       "a computation failed (Python 3.9.18 at C:\\python.exe)", facts)
+
+
+# -- summaries ----------------------------------------------------------------------------------
+
+
+def test_zh_tensorflow_summary_when_only_the_convolution_failed(chinese):
+    text = texts.layer_summary(_tf_result(matmul_ok=True, conv_ok=False))
+    assert "上运行" not in text, text  # "runs on"
+    assert "失败" in text, text  # "failed", as the English says
+    assert "2.10.1" in text
+    ready = texts.layer_summary(_tf_result(matmul_ok=True, conv_ok=True))
+    assert "上运行" in ready and "NVIDIA GeForce RTX 3070" in ready
+
+
+def test_zh_tensorflow_summary_of_a_profile_whose_convolution_failed(chinese):
+    report = run_check(ReplayHost.from_file(PROFILES[0].parent / "win-cudnn89-no-zlibwapi.json"))
+    tf = report.layer("tensorflow")
+    assert tf.facts["matmul"]["ok"] and not tf.facts["conv"]["ok"]
+    assert "computation failed" in tf.summary  # the English
+    assert "上运行" not in texts.layer_summary(tf)
+
+
+def test_zh_summary_of_a_not_needed_cuda_does_not_name_a_system_copy(chinese):
+    """Linux with tensorflow[and-cuda] but no CUDA wheel, a system CUDA 13.0 on the machine:
+    English says no system toolkit is needed; Chinese must not say "CUDA 13.0, in /usr/..."."""
+    result = LayerResult(
+        "cuda", "n/a",
+        "no system CUDA Toolkit needed: TensorFlow 2.21.0 brings CUDA 12.5 as pip wheels "
+        "(tensorflow[and-cuda])",
+        {"installs": [{"kind": "toolkit", "version": "13.0", "path": "/usr/local/cuda-13.0"}],
+         "loader_first": {"kind": "toolkit", "version": "13.0", "path": "/usr/local/cuda-13.0"}},
+    )
+    text = texts.layer_summary(result)
+    assert "13.0" not in text and "/usr/local" not in text, text
+    assert "不需要" in text, text
+
+
+# -- the details tree ---------------------------------------------------------------------------
+
+
+def _tree_texts(view: FactsView) -> list[tuple[str, str]]:
+    rows = []
+
+    def walk(item):
+        for index in range(item.childCount()):
+            child = item.child(index)
+            rows.append((child.text(0), child.text(1)))
+            walk(child)
+
+    walk(view.invisibleRootItem())
+    return rows
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
+def test_details_tree_shows_words_not_identifiers(qtbot, path, language):
+    host = ReplayHost.from_file(path)
+    report = run_check(host)
+    view = FactsView()
+    qtbot.addWidget(view)
+    for layer in report.layers:
+        view.set_facts(texts.shown_facts(layer.facts, host.platform.os_kind))
+        for label, value in _tree_texts(view):
+            assert "item(s)" not in value and "(s)" not in value, (layer.layer, label, value)
+            assert value not in RAW_VALUES, (layer.layer, label, value)
+            if host.platform.os_kind != "windows":
+                assert "zlibwapi" not in label, (layer.layer, label, value)
+
+
+def test_count_rows_read_naturally(qtbot):
+    view = FactsView()
+    qtbot.addWidget(view)
+    view.set_facts({"installs": [{"version": "11.2"}], "gpus": [{"a": 1}, {"b": 2}]})
+    values = dict(_tree_texts(view))
+    assert values[texts.fact_label("installs")] == "1 entry"
+    assert values[texts.fact_label("gpus")] == "2 entries"
+
+
+def test_nvml_error_is_said_in_words(qtbot, language):
+    view = FactsView()
+    qtbot.addWidget(view)
+    view.set_facts({"nvml_error": "library_not_found", "source": "pci"})
+    values = [value for _label, value in _tree_texts(view)]
+    assert "library_not_found" not in values and "pci" not in values
+    if language == "zh_CN":
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in v) for v in values), values
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+
+def _page_tree(page) -> list[tuple[str, str]]:
+    return _tree_texts(page.facts)
+
+
+def test_linux_cudnn_page_does_not_list_zlibwapi(qtbot, make_wizard):
+    wiz = make_wizard(own_profile("gui-linux-pip-ready"))
+    wiz.show()
+    walk_to_summary(qtbot, wiz)
+    page = wiz.layer_pages["cudnn"]
+    wiz.show_layer("cudnn")
+    qtbot.waitUntil(page.isComplete, timeout=10000)
+    assert page.result is not None
+    assert "zlibwapi" in str(page.result.facts)  # core records it; the page leaves it out
+    assert not [row for row in _page_tree(page) if "zlibwapi" in row[0]]
+
+
+def test_windows_cudnn_page_still_lists_zlibwapi(qtbot, make_wizard):
+    wiz = make_wizard(own_profile("gui-win-ready"))
+    wiz.show()
+    walk_to_summary(qtbot, wiz)
+    page = wiz.layer_pages["cudnn"]
+    wiz.show_layer("cudnn")
+    qtbot.waitUntil(page.isComplete, timeout=10000)
+    assert [row for row in _page_tree(page) if "zlibwapi" in row[0]]
+
+
+NOTHING_TO_FIX = (
+    "Nothing specific to fix was found; the details below show what was seen.",
+    "No problems found on this layer.",
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("profile", ["gui-win-cudnn-missing", "gui-linux-no-gpu"])
+def test_no_warning_badge_beside_nothing_to_fix(qtbot, qapp, make_wizard, profile, lang):
+    from PySide6.QtCore import QCoreApplication
+
+    assert i18n.install_language(qapp, lang)
+    try:
+        calm = {QCoreApplication.translate("LayerPage", text) for text in NOTHING_TO_FIX}
+        wiz = make_wizard(own_profile(profile))
+        wiz.show()
+        walk_to_summary(qtbot, wiz)
+        checked = 0
+        for layer in wiz.session.results():
+            page = wiz.layer_pages.get(layer)
+            if page is None:
+                continue
+            wiz.show_layer(layer)
+            qtbot.waitUntil(page.isComplete, timeout=10000)
+            if page.badge.status in ("warn", "fail", "unknown") and not page.cards:
+                checked += 1
+                assert page.no_findings.isVisibleTo(page)
+                assert page.no_findings.text() not in calm, (layer, page.no_findings.text())
+        if profile == "gui-win-cudnn-missing":
+            assert checked, "the TF page (warn, no card) was not seen"
+            tf = wiz.layer_pages["tensorflow"]
+            assert texts.layer_title("cudnn") in tf.no_findings.text()
+        assert wiz.currentId() != PageId.INTRO
+    finally:
+        i18n.install_language(qapp, "en")
