@@ -1636,7 +1636,7 @@
     </message>
     <message>
         <source>This layer cannot pass while the {layer} layer fails: fix that layer first, then check this one again.</source>
-        <translation>{layer}层未通过时，这一层也无法通过：请先修复那一层，然后再检查这一层。</translation>
+        <translation>{layer} 层未通过时，这一层也无法通过：请先修复那一层，然后再检查这一层。</translation>
     </message>
     <message>
         <source>The check did not pass, and no single cause could be named. The details below show what was seen.</source>
