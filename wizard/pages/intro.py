@@ -87,6 +87,8 @@ class IntroPage(WizardPageBase):
         form.addRow(self.target_label, self.target)
         self.target_note = QLabel(self.settings_box)
         self.target_note.setWordWrap(True)
+        # a wrapped label's row may be taller than its lines: keep the text under the box
+        self.target_note.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.target_note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         form.addRow("", self.target_note)
         self.body.addWidget(self.settings_box)
