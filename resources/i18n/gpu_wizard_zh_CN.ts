@@ -107,6 +107,10 @@
         <translation>如果这台电脑装有 NVIDIA 显卡，请确认它已在 BIOS/UEFI 中启用（混合显卡或 MUX 切换设置），并且插好、供电正常，然后重新检查。</translation>
     </message>
     <message>
+        <source>In WSL2:</source>
+        <translation>在 WSL2 中：</translation>
+    </message>
+    <message>
         <source>In a Python 3.7-3.10 environment:</source>
         <translation>在 Python 3.7-3.10 的环境中：</translation>
     </message>
@@ -177,6 +181,18 @@
     <message>
         <source>NVML did not answer within {timeout} s (the driver may be hung; restart the machine)</source>
         <translation>NVML 在 {timeout} 秒内没有响应（驱动可能已卡死；请重启电脑）</translation>
+    </message>
+    <message>
+        <source>On Linux (not WSL2):</source>
+        <translation>在 Linux 上（不是 WSL2）：</translation>
+    </message>
+    <message>
+        <source>On Linux or WSL2:</source>
+        <translation>在 Linux 或 WSL2 上：</translation>
+    </message>
+    <message>
+        <source>On Windows:</source>
+        <translation>在 Windows 上：</translation>
     </message>
     <message>
         <source>On the host: install the NVIDIA driver and the NVIDIA Container Toolkit.</source>
@@ -1081,10 +1097,6 @@
         <translation>{path} 中的 cuDNN {found} 不完整：缺少 {missing}。</translation>
     </message>
     <message>
-        <source>Copy every file from the cuDNN archive&apos;s bin, include and lib folders again.</source>
-        <translation>请把 cuDNN 压缩包中 bin、include 和 lib 文件夹里的所有文件重新复制一遍。</translation>
-    </message>
-    <message>
         <source>zlibwapi.dll missing</source>
         <translation>缺少 zlibwapi.dll</translation>
     </message>
@@ -1281,6 +1293,10 @@
         <translation>32 位 Python</translation>
     </message>
     <message>
+        <source>Copy every file from the cuDNN archive&apos;s folders again (bin, include and lib on Windows; include and lib on Linux).</source>
+        <translation>重新复制 cuDNN 压缩包各文件夹中的全部文件（Windows 上是 bin、include 和 lib；Linux 上是 include 和 lib）。</translation>
+    </message>
+    <message>
         <source>{next_step}</source>
         <translation>{next_step}</translation>
     </message>
@@ -1411,6 +1427,14 @@
     <message>
         <source>cuDNN was not found by the loader.</source>
         <translation>加载器没有找到 cuDNN。</translation>
+    </message>
+    <message>
+        <source>Install cuDNN {cudnn} for your CUDA version: copy the include and lib files of NVIDIA&apos;s tar archive into {cuda_folder}/include and {cuda_folder}/lib64, or install it as a pip wheel (nvidia-cudnn-cu11 or nvidia-cudnn-cu12) and put the wheel&apos;s lib folder on LD_LIBRARY_PATH.</source>
+        <translation>为你的 CUDA 版本安装 cuDNN {cudnn}：把 NVIDIA tar 压缩包中的 include 和 lib 文件复制到 {cuda_folder}/include 和 {cuda_folder}/lib64，或者以 pip wheel 安装（nvidia-cudnn-cu11 或 nvidia-cudnn-cu12），并把该 wheel 的 lib 文件夹加入 LD_LIBRARY_PATH。</translation>
+    </message>
+    <message>
+        <source>Install the cuDNN version your TensorFlow needs: copy the include and lib files of NVIDIA&apos;s tar archive into {cuda_folder}/include and {cuda_folder}/lib64, or install it as a pip wheel (nvidia-cudnn-cu11 or nvidia-cudnn-cu12) and put the wheel&apos;s lib folder on LD_LIBRARY_PATH.</source>
+        <translation>安装你的 TensorFlow 所需的 cuDNN 版本：把 NVIDIA tar 压缩包中的 include 和 lib 文件复制到 {cuda_folder}/include 和 {cuda_folder}/lib64，或者以 pip wheel 安装（nvidia-cudnn-cu11 或 nvidia-cudnn-cu12），并把该 wheel 的 lib 文件夹加入 LD_LIBRARY_PATH。</translation>
     </message>
     <message>
         <source>cuDNN {found} was loaded, but this build was compiled with cuDNN {expected}.</source>

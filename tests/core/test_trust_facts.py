@@ -322,3 +322,116 @@ def test_python2_probe_failure_does_not_say_import_tensorflow(tmp_path) -> None:
     summary = finding["fix"]["summary"]
     assert "import tensorflow" not in summary
     assert "Python 3.10-3.13" in summary and "conda create -n tf-py313 python=3.13" in summary
+
+
+# -- explain: the OS comes from the log's own evidence, and every step fits it ------------------
+
+WINDOWS_MARKS = re.compile(r"[A-Z]:\\|\.dll\b|%\w+%|(?:^|Run: )where |(?:^|Run: |& )set \w+=|"
+                           r"os\.add_dll_directory|\bbin, include and lib (?:files|folders)")
+LINUX_MARKS = re.compile(r"LD_LIBRARY_PATH|ldconfig|\bexport\b|/usr/|\$\w+|\.so\b|modprobe|apt-get")
+
+
+def _logs() -> list[str]:
+    here = Path(__file__).resolve().parent
+    logs = [json.loads(line)["log"]
+            for line in (here / "explain_variants.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    samples = Path("/work/shared/data/error-samples.jsonl")
+    for root in (here.parents[1] / "shared", here.parents[2] / "shared"):
+        if (root / "data" / "error-samples.jsonl").is_file():
+            samples = root / "data" / "error-samples.jsonl"
+    if samples.is_file():
+        logs += [json.loads(line)["log"] for line in samples.read_text(encoding="utf-8")
+                 .splitlines() if line.strip()]
+    # logs that name no OS: a library without its extension, a generic TF line
+    logs += [
+        "Could not load cudnn library\ncuDNN version mismatch: loaded runtime CuDNN library: "
+        "8.1.0 but source was compiled with: 8.6.0",
+        "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1850] Cannot load the CUDA runtime",
+        "2023 W dso_loader.cc:64] Could not load dynamic library 'cudart64_110'",
+        "Could not load dynamic library 'libcudnn'",
+        "CUDA error: out of memory\nResourceExhaustedError: OOM when allocating tensor",
+    ]
+    return logs
+
+
+@pytest.mark.parametrize(
+    "log, os_kind",
+    [
+        ("Could not load dynamic library 'cudart64_110'; dlerror: cudart64_110 not found",
+         "windows"),
+        ("Could not load dynamic library 'cudnn_ops_infer64_8'", "windows"),
+        ("Could not load library libcudnn_cnn_infer. Error: cannot open shared object", "linux"),
+        ("Could not load dynamic library 'libcudart.so.11.0'", "linux"),
+        ("W Could not load dynamic library 'libcuda.so.1'; LD_LIBRARY_PATH: /usr/lib/wsl/lib",
+         "wsl2"),
+        ('File "C:\\Users\\me\\train.py", line 3', "windows"),
+        ('File "/home/me/train.py", line 3', "linux"),
+    ],
+)
+def test_os_is_inferred_from_the_log(log: str, os_kind: str) -> None:
+    from wizard.core import explain
+
+    assert explain.infer_os(log) == os_kind
+
+
+def _fix_lines(finding) -> list[str]:
+    return [finding.fix_summary(), *(s.text() for s in finding.fix.steps), *finding.fix.commands]
+
+
+@pytest.mark.parametrize("os_kind", [None, "windows", "linux", "wsl2"])
+def test_explain_steps_fit_one_os(os_kind) -> None:
+    from wizard.core import explain
+
+    checked = 0
+    for log in _logs():
+        inferred = explain.infer_os(log)
+        if os_kind and inferred and os_kind != inferred:
+            continue  # --os said otherwise than the log: the user's word counts
+        shown = os_kind or inferred
+        for finding in explain.explain_log(log, os_kind):
+            if shown == "windows":
+                lines = [s.text() for s in finding.fix.steps] + list(finding.fix.commands)
+                bad = [line for line in lines if LINUX_MARKS.search(line)]
+            elif shown in ("linux", "wsl2"):
+                bad = [line for line in _fix_lines(finding) if WINDOWS_MARKS.search(line)]
+            else:
+                bad = _mixed_sections(finding)
+            assert not bad, (log[:200], shown, finding.code, bad)
+            checked += 1
+    assert checked > 40
+
+
+def _mixed_sections(finding) -> list[str]:
+    """With no OS known, Windows and Linux steps may only appear under their own heading."""
+    section = "common"
+    bad = []
+    for step in finding.fix.steps:
+        text = step.text()
+        if step.key == "text" and text.endswith(":") and text.startswith(("On ", "In ")):
+            section = text
+            continue
+        if WINDOWS_MARKS.search(text) and section != "On Windows:":
+            bad.append(text)
+        if LINUX_MARKS.search(text) and section == "On Windows:":
+            bad.append(text)
+    for command in finding.fix.commands:  # commands outside any section must fit every OS
+        if WINDOWS_MARKS.search(command) or LINUX_MARKS.search(command):
+            bad.append(command)
+    return bad
+
+
+def test_linux_cudnn_log_is_not_told_to_copy_a_bin_folder(capsys) -> None:
+    from wizard.core import explain
+
+    log = ("W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'\n"
+           "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: "
+           "libcudnn.so.8: cannot open shared object file: No such file or directory\n")
+    findings = explain.explain_log(log)
+    cudnn = next(f for f in findings if f.code == "cudnn_missing")
+    text = " ".join(_fix_lines(cudnn))
+    assert "bin" not in text.split() and "bin," not in text and "%CUDA_PATH%" not in text
+    assert "/usr/local/cuda/lib64" in text
+    windows = explain.explain_log(log.replace("libcudnn.so.8", "cudnn64_8.dll"), "windows")
+    assert "bin, include and lib" in next(
+        f for f in windows if f.code == "cudnn_missing").fix_summary()

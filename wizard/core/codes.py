@@ -151,7 +151,8 @@ CODES: dict[str, Code] = {
         "cudnn",
         "cuDNN incompletely installed",
         "cuDNN {found} in {path} is incomplete: {missing} missing.",
-        "Copy every file from the cuDNN archive's bin, include and lib folders again.",
+        "Copy every file from the cuDNN archive's folders again (bin, include and lib on "
+        "Windows; include and lib on Linux).",
     ),
     "zlibwapi_missing": Code(
         "cudnn",
@@ -416,6 +417,15 @@ FIX_FALLBACKS: dict[str, tuple[str, ...]] = {
         "Install cuDNN {cudnn} as a pip wheel, with the CUDA wheels TensorFlow needs: {command}",
         "cuDNN {cudnn} is installed in {path}, but the loader does not search that folder: add "
         "it to {variable}, then open a new terminal.",
+        # Linux and WSL2 (explain sets cuda_folder there): a tar archive has no bin folder
+        "Install cuDNN {cudnn} for your CUDA version: copy the include and lib files of NVIDIA's "
+        "tar archive into {cuda_folder}/include and {cuda_folder}/lib64, or install it as a pip "
+        "wheel (nvidia-cudnn-cu11 or nvidia-cudnn-cu12) and put the wheel's lib folder on "
+        "LD_LIBRARY_PATH.",
+        "Install the cuDNN version your TensorFlow needs: copy the include and lib files of "
+        "NVIDIA's tar archive into {cuda_folder}/include and {cuda_folder}/lib64, or install it "
+        "as a pip wheel (nvidia-cudnn-cu11 or nvidia-cudnn-cu12) and put the wheel's lib folder "
+        "on LD_LIBRARY_PATH.",
         "Download cuDNN {cudnn} for your CUDA version and copy its bin, include and lib files "
         "into the CUDA folder.",
         "Download the cuDNN version your TensorFlow needs and copy its bin, include and lib files "

@@ -48,6 +48,7 @@ where the log shows no GPU at all)."""
 DEFAULT_WEIGHT = 50
 HARMLESS_CODE = "numa_or_harmless_warning"
 _OS_KINDS = ("windows", "linux", "wsl2")
+LINUX_CUDA_FOLDER = "/usr/local/cuda"
 CONTEXT_PARAMS: dict[str, tuple[str, ...]] = {
     "cudart_missing": ("cuda",),
     "cuda_lib_other_missing": ("cuda",),
@@ -675,9 +676,15 @@ def _rank(candidates: list[_Candidate], facts: dict[str, _Hit],
 def _finding(c: _Candidate, context: dict[str, str], tab: Table,
              os_kind: Optional[str]) -> Finding:
     params = dict(c.params)
+    linux_cudnn = c.code == "cudnn_missing" and os_kind in ("linux", "wsl2")
     for key in CONTEXT_PARAMS.get(c.code, ()):
-        if key in context:
+        if key in context and not (linux_cudnn and key == "cuda"):
             params.setdefault(key, context[key])
+    if linux_cudnn:
+        # the fix for a tar archive (include and lib, no bin) into the Linux toolkit folder,
+        # not the Windows zip's "bin, include and lib into the CUDA folder"
+        params.pop("cuda", None)
+        params.setdefault("cuda_folder", LINUX_CUDA_FOLDER)
     if c.code == "zlibwapi_missing" and "cudnn" in context:
         params.setdefault("found", context["cudnn"])
     params["source"] = "log"
@@ -714,43 +721,85 @@ def _harmless_finding(harmless: list[_Hit]) -> Finding:
 
 def _os_fits(item: dict[str, Any], os_kind: Optional[str]) -> bool:
     wanted = item.get("os")
-    return not wanted or os_kind is None or os_kind in wanted
+    return not wanted or os_kind in wanted
+
+
+# When a log does not show its OS, the steps of each OS come in a section of their own under
+# one of these headings, never mixed in one list (a PATH of C:\Program Files beside
+# LD_LIBRARY_PATH).
+_OS_SECTIONS: tuple[tuple[tuple[str, ...], Step], ...] = (
+    (("windows",), Step("text", {"text": "On Windows:"})),
+    (("linux", "wsl2"), Step("text", {"text": "On Linux or WSL2:"})),
+    (("linux",), Step("text", {"text": "On Linux (not WSL2):"})),
+    (("wsl2",), Step("text", {"text": "In WSL2:"})),
+)
+
+
+def _step_of(item: dict[str, Any], params: dict[str, Any]) -> Optional[Step]:
+    values = {}
+    for key, template in item.get("params", {}).items():
+        filled = _fill(str(template), params)
+        if filled is None:
+            return None
+        values[key] = filled
+    return Step(item["key"], values)
 
 
 def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
          os_kind: Optional[str]) -> Fix:
     """The signature's own fix, then the code's generic one; items whose values are unknown
-    (a placeholder without a param) or that are for another OS are left out."""
+    (a placeholder without a param) or that are for another OS are left out. With no OS known,
+    the items for each OS follow the common ones, each OS under its own heading (its commands
+    as steps there)."""
     steps: list[Step] = []
     commands: list[str] = []
     links: list[Link] = []
+    sections: dict[tuple[str, ...], list[Step]] = {}
     for spec in (own, generic):
         for item in spec.get("steps", []):
-            if not _os_fits(item, os_kind):
+            step = _step_of(item, params)
+            if step is None:
                 continue
-            values = {}
-            for key, template in item.get("params", {}).items():
-                filled = _fill(str(template), params)
-                if filled is None:
-                    break
-                values[key] = filled
-            else:
-                step = Step(item["key"], values)
+            if _os_fits(item, os_kind):
                 if step not in steps:
                     steps.append(step)
+            elif os_kind is None:
+                section = sections.setdefault(tuple(item["os"]), [])
+                if step not in section:
+                    section.append(step)
         for item in spec.get("commands", []):
             item = {"text": item} if isinstance(item, str) else item
-            if not _os_fits(item, os_kind):
-                continue
             filled = _fill(item["text"], params)
-            if filled and filled not in commands:
-                commands.append(filled)
+            if not filled:
+                continue
+            if _os_fits(item, os_kind):
+                if filled not in commands:
+                    commands.append(filled)
+            elif os_kind is None:
+                section = sections.setdefault(tuple(item["os"]), [])
+                step = Step("run", {"command": filled})
+                if step not in section:
+                    section.append(step)
         for item in spec.get("links", []):
             link = Link(item["title"], item["url"])
             if link not in links:
                 links.append(link)
+    headings = dict(_OS_SECTIONS)
+    for kinds, section in sorted(sections.items(), key=lambda kv: _section_order(kv[0])):
+        heading = headings.get(kinds) or Step(
+            "text", {"text": "On " + " or ".join(_OS_NAMES.get(k, k) for k in kinds) + ":"})
+        steps.append(heading)
+        steps.extend(section)
     action = own.get("action") or generic.get("action")
     return Fix(steps=tuple(steps), links=tuple(links), commands=tuple(commands), action=action)
+
+
+_OS_NAMES = {"windows": "Windows", "linux": "Linux", "wsl2": "WSL2"}
+
+
+def _section_order(kinds: tuple[str, ...]) -> int:
+    order = [k for k, _ in _OS_SECTIONS]
+    return order.index(kinds) if kinds in order else len(order)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -967,11 +1016,27 @@ def findings_text(findings: list[Finding]) -> str:
         if finding.evidence:
             out.append(f"  Log: {_short(finding.evidence)}")
         out.append(f"  Fix: {finding.fix_summary()}")
-        out.extend(f"    - {step.text()}" for step in finding.fix.steps)
+        out.extend(_steps_text(finding.fix.steps))
         out.extend(f"    $ {command}" for command in finding.fix.commands)
         out.extend(f"    {link.title}: {link.url}" for link in finding.fix.links)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _steps_text(steps: tuple[Step, ...]) -> list[str]:
+    """Steps as a list; an OS heading (a log that does not show its OS) starts a section whose
+    steps are indented below it."""
+    headings = [step for _, step in _OS_SECTIONS]
+    lines = []
+    indent = ""
+    for step in steps:
+        text = str(step.params.get("text", "")) if step.key == "text" else ""
+        if step in headings or (text.startswith("On ") and text.endswith(":")):
+            lines.append(f"    {step.text()}")
+            indent = "  "
+        else:
+            lines.append(f"    {indent}- {step.text()}")
+    return lines
 
 
 def _note(detail: Any) -> str:

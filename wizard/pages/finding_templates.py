@@ -301,8 +301,8 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
         ),
         QT_TRANSLATE_NOOP(
             "Findings",
-            "Copy every file from the cuDNN archive's bin, include and lib folders "
-            "again.",
+            "Copy every file from the cuDNN archive's folders again (bin, include "
+            "and lib on Windows; include and lib on Linux).",
         ),
     ),
     "zlibwapi_missing": (
@@ -752,6 +752,22 @@ FALLBACKS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             ),
             QT_TRANSLATE_NOOP(
                 "Findings",
+                "Install cuDNN {cudnn} for your CUDA version: copy the include and lib "
+                "files of NVIDIA's tar archive into {cuda_folder}/include and "
+                "{cuda_folder}/lib64, or install it as a pip wheel (nvidia-cudnn-cu11 "
+                "or nvidia-cudnn-cu12) and put the wheel's lib folder on "
+                "LD_LIBRARY_PATH.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
+                "Install the cuDNN version your TensorFlow needs: copy the include and "
+                "lib files of NVIDIA's tar archive into {cuda_folder}/include and "
+                "{cuda_folder}/lib64, or install it as a pip wheel (nvidia-cudnn-cu11 "
+                "or nvidia-cudnn-cu12) and put the wheel's lib folder on "
+                "LD_LIBRARY_PATH.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "Findings",
                 "Download cuDNN {cudnn} for your CUDA version and copy its bin, "
                 "include and lib files into the CUDA folder.",
             ),
@@ -1071,6 +1087,10 @@ CORE_TEXTS: tuple[str, ...] = (
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
+        "In WSL2:",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
         "In a Python 3.7-3.10 environment:",
     ),
     QT_TRANSLATE_NOOP(
@@ -1151,6 +1171,18 @@ CORE_TEXTS: tuple[str, ...] = (
         "CoreText",
         "NVML did not answer within {timeout} s (the driver may be hung; "
         "restart the machine)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "On Linux (not WSL2):",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "On Linux or WSL2:",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CoreText",
+        "On Windows:",
     ),
     QT_TRANSLATE_NOOP(
         "CoreText",
