@@ -1951,6 +1951,14 @@
         <translation>TensorFlow {version} 能识别显卡，但有一项计算失败</translation>
     </message>
     <message>
+        <source>TensorFlow {version} sees no GPU: this machine has none</source>
+        <translation>TensorFlow {version} 没有识别到显卡：这台电脑没有 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>TensorFlow {version} sees no GPU; fix the {layer} layer first</source>
+        <translation>TensorFlow {version} 没有识别到显卡；请先修复 {layer} 层</translation>
+    </message>
+    <message>
         <source>TensorFlow {version} sees no GPU</source>
         <translation>TensorFlow {version} 没有识别到显卡</translation>
     </message>

@@ -20,6 +20,7 @@ from wizard.core.host import ReplayHost  # noqa: E402
 from wizard.core.model import LayerResult  # noqa: E402
 from wizard.pages import texts  # noqa: E402
 from wizard.pages.ids import PageId  # noqa: E402
+from wizard.pages.summary import LAYER_ROLE  # noqa: E402
 from wizard.widgets.facts import FactsView  # noqa: E402
 
 PROFILES = sorted((Path(__file__).resolve().parents[1] / "profiles").glob("*.json"))
@@ -205,5 +206,42 @@ def test_no_warning_badge_beside_nothing_to_fix(qtbot, qapp, make_wizard, profil
             tf = wiz.layer_pages["tensorflow"]
             assert texts.layer_title("cudnn") in tf.no_findings.text()
         assert wiz.currentId() != PageId.INTRO
+    finally:
+        i18n.install_language(qapp, "en")
+
+
+@pytest.mark.parametrize(
+    ("profile", "layer"),
+    [("win-tf210-cudnn-never-copied", "cudnn"), ("linux-intel-only", None)],
+)
+def test_zh_tensorflow_summary_names_the_lower_layer_as_english_does(chinese, profile, layer):
+    """English: "TensorFlow 2.10.1 (CUDA build) sees no GPU; fix the cudnn layer first (...)";
+    Chinese says the same, not only "sees no GPU"."""
+    report = run_check(ReplayHost.from_file(PROFILES[0].parent / f"{profile}.json"))
+    tf = report.layer("tensorflow")
+    below = texts.failing_below("tensorflow", report.layers)
+    text = texts.layer_summary(tf, below)
+    if layer is not None:
+        assert f"fix the {layer} layer first" in tf.summary
+        assert texts.layer_title(layer) in text, text
+    else:
+        assert "this machine has none" in tf.summary
+        assert "这台电脑没有" in text, text
+
+
+def test_summary_page_tensorflow_row_names_the_lower_layer(qtbot, qapp, make_wizard):
+    assert i18n.install_language(qapp, "zh_CN")
+    try:
+        wiz = make_wizard(own_profile("gui-win-cudnn-missing"))
+        wiz.show()
+        walk_to_summary(qtbot, wiz)
+        qtbot.waitUntil(lambda: wiz.summary.report is not None, timeout=10000)
+        chain = wiz.summary.chain
+        rows = {chain.topLevelItem(i).data(0, LAYER_ROLE): chain.topLevelItem(i).text(2)
+                for i in range(chain.topLevelItemCount())}
+        assert "cuDNN" in rows["tensorflow"], rows["tensorflow"]
+        wiz.back()
+        tf = wiz.layer_pages["tensorflow"]
+        assert "cuDNN" in tf.summary.text(), tf.summary.text()
     finally:
         i18n.install_language(qapp, "en")

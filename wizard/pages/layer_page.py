@@ -260,7 +260,8 @@ class LayerPage(WizardPageBase):
         elif self._result is not None:
             result = self._result
             self.badge.set_status(result.status)
-            self.summary.setText(texts.layer_summary(result))
+            below = texts.failing_below(self.layer, self.session.results().values())
+            self.summary.setText(texts.layer_summary(result, below))
             self._set_findings(list(result.findings))
             self.facts.set_facts(texts.shown_facts(result.facts, self.session.os_kind))
             self._shown = _signature(result)
@@ -299,26 +300,18 @@ class LayerPage(WizardPageBase):
         if status in ("ok", "n/a") or status is None:
             self.no_findings.setText(self.tr("No problems found on this layer."))
             return
-        lower = self._failing_lower_layer()
+        lower = texts.failing_below(self.layer, self.session.results().values())
         if lower is not None:
             self.no_findings.setText(
                 self.tr("This layer cannot pass while the {layer} layer fails: fix that layer "
-                        "first, then check this one again.").format(layer=texts.layer_title(lower))
+                        "first, then check this one again.").format(
+                    layer=texts.layer_title(lower.layer))
             )
         else:
             self.no_findings.setText(
                 self.tr("The check did not pass, and no single cause could be named. The "
                         "details below show what was seen.")
             )
-
-    def _failing_lower_layer(self) -> Optional[str]:
-        if self.layer not in LAYERS:
-            return None
-        for name in LAYERS[: LAYERS.index(self.layer)]:
-            result = self.session.result(name)
-            if result is not None and result.status == "fail":
-                return name
-        return None
 
     def _show_target(self) -> None:
         target = self.session.target

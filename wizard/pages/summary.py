@@ -212,16 +212,13 @@ class SummaryPage(WizardPageBase):
     def _fill_chain(self, report: Report) -> None:
         self.chain.clear()
         for layer in report.layers:
+            summary = texts.layer_summary(layer, texts.failing_below(layer.layer, report.layers))
             item = QTreeWidgetItem(
-                [
-                    texts.layer_title(layer.layer),
-                    texts.status_text(layer.status),
-                    texts.layer_summary(layer),
-                ]
+                [texts.layer_title(layer.layer), texts.status_text(layer.status), summary]
             )
             item.setIcon(1, status_icon(layer.status))
             item.setData(0, LAYER_ROLE, layer.layer)
-            item.setToolTip(2, texts.layer_summary(layer))
+            item.setToolTip(2, summary)
             self.chain.addTopLevelItem(item)
         self._fit_chain()
         self._update_buttons()

@@ -477,7 +477,7 @@ def _ran_on_gpu(facts: dict[str, Any], step: str) -> bool:
     return bool(result.get("ok")) and "GPU" in str(result.get("device") or "").upper()
 
 
-def _tensorflow_summary(facts: dict[str, Any]) -> str | None:
+def _tensorflow_summary(facts: dict[str, Any], below: Any = None) -> str | None:
     """As core's summary: "runs on" only when both computations (the matmul, which needs
     cuBLAS, and the convolution, which needs cuDNN) ran on the GPU."""
     version = facts.get("tensorflow_version")
@@ -509,6 +509,22 @@ def _tensorflow_summary(facts: dict[str, Any]) -> str | None:
             ),
             values,
         )
+    elif below is not None and any(
+        getattr(f, "code", "") == "no_nvidia_gpu" for f in getattr(below, "findings", None) or []
+    ):
+        text = render(
+            QCoreApplication.translate(
+                "Summary", "TensorFlow {version} sees no GPU: this machine has none"
+            ),
+            values,
+        )
+    elif below is not None:
+        text = render(
+            QCoreApplication.translate(
+                "Summary", "TensorFlow {version} sees no GPU; fix the {layer} layer first"
+            ),
+            {"version": version, "layer": layer_title(getattr(below, "layer", ""))},
+        )
     else:
         text = render(
             QCoreApplication.translate("Summary", "TensorFlow {version} sees no GPU"), values
@@ -521,12 +537,29 @@ def _tensorflow_summary(facts: dict[str, Any]) -> str | None:
     return text
 
 
-def layer_summary(result: Any) -> str:
+def failing_below(layer: str, results: Any) -> Any:
+    """The lowest layer under ``layer`` whose result failed (core's summary names it), from
+    ``results`` (a Report's layers or a session's results), or None."""
+    from wizard.core.model import LAYERS
+
+    by_name = {getattr(r, "layer", ""): r for r in (results or [])}
+    if layer not in LAYERS:
+        return None
+    for name in LAYERS[: LAYERS.index(layer)]:
+        result = by_name.get(name)
+        if result is not None and getattr(result, "status", "") == "fail":
+            return result
+    return None
+
+
+def layer_summary(result: Any, below: Any = None) -> str:
     """The one-line summary of a layer result in the current language.
 
     English keeps core's own summary. Otherwise: the most severe problem's title for a layer
     with a problem or warning, else a line built from the layer's facts; core's English
-    summary when neither applies (a fact layout this function does not know yet).
+    summary when neither applies (a fact layout this function does not know yet). ``below`` is
+    the failing lower layer's result (see :func:`failing_below`), which core's TensorFlow
+    summary names too.
     """
     from wizard import i18n
 
@@ -549,7 +582,7 @@ def layer_summary(result: Any) -> str:
         elif layer in ("cuda", "cudnn"):
             text = _library_summary(layer, facts, status)
         elif layer == "tensorflow":
-            text = _tensorflow_summary(facts)
+            text = _tensorflow_summary(facts, below)
         else:
             text = None
     except (TypeError, ValueError, KeyError, AttributeError):
