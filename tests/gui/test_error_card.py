@@ -34,7 +34,7 @@ def test_a_layer_that_raises_shows_an_error_card(qtbot, make_wizard, monkeypatch
     page = wiz.currentPage()
     assert page.layer == "driver"
     qtbot.waitUntil(page.isComplete, timeout=10000)
-    assert page.badge.status == "unknown"
+    assert page.badge.status == "fail"  # core: a layer that raises is 'fail' (not checked)
     assert [card.finding.code for card in page.cards] == ["check_failed"]
     card = page.cards[0]
     assert "nvml exploded" in card.message.text() + card.details.toPlainText()
@@ -44,7 +44,8 @@ def test_a_layer_that_raises_shows_an_error_card(qtbot, make_wizard, monkeypatch
         wiz.next()
         walk_rest.append(wiz.currentId())
         qtbot.waitUntil(wiz.currentPage().isComplete, timeout=10000)
-    assert wiz.summary.report.layer("driver").status == "unknown"
+    assert wiz.summary.report.layer("driver").status == "fail"
+    assert not wiz.summary.report.ready
 
 
 def test_an_error_outside_the_layers_shows_an_error_card(qtbot, make_wizard, monkeypatch):
