@@ -328,8 +328,9 @@ def test_local_pythons_list_carries_discovery_fields_and_known_probes(monkeypatc
         PythonEnv("C:\\x\\python.exe", "store", rejected_reason=REJECT_STORE_STUB),
     ])
     host = LocalHost()
-    choose_environment(host, None, timeout=60)
-    listed = {entry["executable"]: entry for entry in host.pythons()}
+    probes: envs.ProbeCache = {}
+    choose_environment(host, None, timeout=60, probes=probes)
+    listed = {entry["executable"]: entry for entry in envs.listing(host, probes=probes)}
     assert listed[real]["probe"]["probe"] == "gpu-wizard/env-probe@1"
     assert listed[real]["kind"] == "venv" and listed[real]["version"] == "3.11.7"
     assert listed["C:\\x\\python.exe"]["probe"] is None

@@ -21,12 +21,12 @@ from wizard.core import cuda_installs, knowledge
 from wizard.core.cuda_installs import (
     cudart_abi_of_file,
     cudart_file_name,
-    expand_vars,
     parse_nvcc_version,
     parse_version_json,
     parse_version_txt,
     version_from_cudart,
 )
+from wizard.core.host.windows import expand_vars
 from wizard.core.layers import cuda
 from wizard.core.model import FAIL, NOT_APPLICABLE, OK, WARN, Target
 

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import pynvml
 import pytest
 
-from wizard.core import nvml_query
 from wizard.core.host import NVML_ERRORS
-from wizard.core.nvml_query import error_kind, is_laptop_name, query_nvml
+from wizard.core.host import nvml as nvml_query
+from wizard.core.host.nvml import error_kind, is_laptop_name, query_nvml
 
 
 def _driver_present() -> bool:

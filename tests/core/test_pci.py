@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wizard.core import pci
-from wizard.core.host import LocalHost, ReplayHost
+from wizard.core.host import LocalHost, ReplayHost, pci
 
 PCI_IDS = """\
 # comment

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from wizard.core import probe as probe_mod
-from wizard.core.probe import LOG_KEEP, cap_text, parse_output, probe_many, run_probe
+from wizard.core.host import probe as probe_mod
+from wizard.core.host.probe import LOG_KEEP, cap_text, parse_output, probe_many, run_probe
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="fake interpreters are sh scripts")
 
@@ -379,7 +379,7 @@ def test_probe_environment_sets_log_level_and_drops_python_path(monkeypatch) -> 
 def test_registry_path_replaces_the_stale_process_path() -> None:
     env = probe_mod.probe_environment({"Path": "C:\\old"}, ["C:\\Windows\\system32", "C:\\new"])
     assert env["Path"] == "C:\\Windows\\system32;C:\\new" and "PATH" not in env
-    assert probe_mod._fresh_windows_path() is None  # not Windows here
+    assert probe_mod._windows_path("/usr/bin/python3", ["C:\\x"]) is None  # not Windows here
 
 
 def test_conda_activation_dirs(tmp_path: Path) -> None:

@@ -119,7 +119,7 @@ def test_profile_validates(path: Path) -> None:
     for code in exp.get("later_codes", []):
         assert layer_of(code) == "tensorflow"
     # every recorded probe is the probe's JSON shape (DESIGN section 4)
-    for entry in host.pythons():
+    for entry in host.recorded_pythons():
         probe = entry["probe"]
         assert probe["probe"] == "gpu-wizard/env-probe@1"
         assert {"python", "packages", "tensorflow", "log"} <= set(probe)

@@ -15,7 +15,7 @@ import pytest
 from wizard.core import snapshot
 from wizard.core.diagnose import run_check
 from wizard.core.host import LocalHost, RecordingHost, ReplayHost
-from wizard.core.redact import redact_env
+from wizard.core.host.redact import redact_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -186,7 +186,7 @@ def test_snapshot_keeps_only_the_variables_the_checks_read() -> None:
     ("AKIAIOSFODNN7EXAMPLE", "***"),
 ])
 def test_credentials_inside_values_are_masked(text: str, masked: str) -> None:
-    from wizard.core.redact import mask_secrets
+    from wizard.core.host.redact import mask_secrets
 
     assert mask_secrets(text) == masked
 
@@ -199,7 +199,7 @@ def test_credentials_inside_values_are_masked(text: str, masked: str) -> None:
     "user@host", "NVIDIA GeForce RTX 3070 Ti Laptop GPU",
 ])
 def test_ordinary_values_are_not_masked(plain: str) -> None:
-    from wizard.core.redact import mask_secrets
+    from wizard.core.host.redact import mask_secrets
 
     assert mask_secrets(plain) == plain
 

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from wizard.core import winreg_access
+from wizard.core.host import registry as winreg_access
 
 
 def test_split_key_accepts_short_and_long_hives():

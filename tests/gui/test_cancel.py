@@ -144,7 +144,7 @@ def test_environment_is_probed_in_the_background_and_next_never_blocks(
     probing = threading.Event()
     stopped = threading.Event()
 
-    def slow_probe(host, options, cancelled=None):
+    def slow_probe(host, options, cancelled=None, probes=None):
         probing.set()
         end = time.monotonic() + 5
         while time.monotonic() < end:

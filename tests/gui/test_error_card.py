@@ -53,7 +53,7 @@ def test_an_error_outside_the_layers_shows_an_error_card(qtbot, make_wizard, mon
     error as a card, Next stays usable, and the summary says the check could not finish."""
     from wizard.core import session as session_module
 
-    def broken(host, options, cancelled=None):
+    def broken(host, options, cancelled=None, probes=None):
         raise OSError("probe crashed: [Errno 13] Permission denied: 'python.exe'")
 
     monkeypatch.setattr(session_module, "choose_environment", broken)

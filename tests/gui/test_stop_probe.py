@@ -14,7 +14,7 @@ from conftest import own_profile
 sys.path.insert(0, str(Path(__file__).parent))
 from helpers import next_button, walk_to_summary  # noqa: E402
 
-from wizard.core import probe as probe_module  # noqa: E402
+from wizard.core.host import probe as probe_module  # noqa: E402
 from wizard.pages.ids import PageId  # noqa: E402
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the fake interpreter is sh")
@@ -109,7 +109,7 @@ def test_stop_while_checking_again(qtbot, make_wizard, monkeypatch, tmp_path):
     page = _tf_page(qtbot, wiz)
     fake = FakeInterpreter(tmp_path)
 
-    def choose(host, options, cancelled=None):  # noqa: ANN001 - the core function's API
+    def choose(host, options, cancelled=None, probes=None):  # noqa: ANN001 - core API
         found = fake.probe(str(fake.exe), cancelled=cancelled)
         return str(fake.exe), found, "test"
 

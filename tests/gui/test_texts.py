@@ -1,4 +1,4 @@
-"""wizard/pages/texts.py covers every code and step of wizard/core/codes.py, renders the same
+"""wizard/texts.py covers every code and step of wizard/core/codes.py, renders the same
 English as core, and renders Chinese with the params intact once zh_CN is installed."""
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import string
 
 import pytest
 
-from wizard import i18n
+from wizard import i18n, texts
 from wizard.core import codes, model
 from wizard.core.model import Finding, Step
-from wizard.pages import texts
-from wizard.pages.finding_templates import FINDINGS, STEPS
+from wizard.finding_templates import FINDINGS, STEPS
 
 HINT = (
     "run python scripts/update_translations.py "
-    "(it regenerates wizard/pages/finding_templates.py)"
+    "(it regenerates wizard/finding_templates.py)"
 )
 
 
@@ -137,7 +136,7 @@ def test_core_free_texts_translate_with_their_values(chinese) -> None:
     """Every free-text step and link title core writes comes out Chinese, with the values an
     f-string put into it carried over."""
     from wizard.core.model import Link
-    from wizard.pages.finding_templates import CORE_TEXTS
+    from wizard.finding_templates import CORE_TEXTS
 
     assert CORE_TEXTS, "no free texts extracted from wizard/core"
     for template in CORE_TEXTS:
@@ -156,7 +155,7 @@ def test_core_free_texts_translate_with_their_values(chinese) -> None:
 
 
 def test_core_free_texts_stay_english_in_english(qapp) -> None:
-    from wizard.pages.finding_templates import CORE_TEXTS
+    from wizard.finding_templates import CORE_TEXTS
 
     for template in CORE_TEXTS:
         english = texts.render(template, _sample_params(template))
@@ -222,7 +221,7 @@ def test_layer_summaries_and_fact_labels_in_chinese(chinese, profile: str) -> No
             label = texts.fact_label(key)
             assert label in NAME_LABELS or any("\u4e00" <= ch <= "\u9fff" for ch in label), (
                 f"fact {key!r} of the {result.layer} layer has no label: add it to _fact_labels() "
-                "in wizard/pages/texts.py, run scripts/update_translations.py and translate it"
+                "in wizard/texts.py, run scripts/update_translations.py and translate it"
             )
 
 

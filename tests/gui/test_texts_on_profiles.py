@@ -12,10 +12,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
-from wizard import i18n
+from wizard import i18n, texts
 from wizard.core.diagnose import run_check
 from wizard.core.host import ReplayHost
-from wizard.pages import texts
 
 PROFILES = sorted((Path(__file__).resolve().parents[1] / "profiles").glob("*.json"))
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -14,11 +14,13 @@ from conftest import own_profile
 sys.path.insert(0, str(Path(__file__).parent))
 from helpers import walk_to_summary  # noqa: E402
 
-from wizard import i18n  # noqa: E402
+from wizard import (
+    i18n,  # noqa: E402
+    texts,  # noqa: E402
+)
 from wizard.core.diagnose import run_check  # noqa: E402
 from wizard.core.host import ReplayHost  # noqa: E402
 from wizard.core.model import LayerResult  # noqa: E402
-from wizard.pages import texts  # noqa: E402
 from wizard.pages.ids import PageId  # noqa: E402
 from wizard.pages.summary import LAYER_ROLE  # noqa: E402
 from wizard.widgets.facts import FactsView  # noqa: E402

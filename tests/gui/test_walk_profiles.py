@@ -285,5 +285,5 @@ def test_tensorflow_page_opened_from_the_summary_lists_environments(qtbot, make_
     wiz.show_layer("tensorflow")
     page = wiz.currentPage()
     qtbot.waitUntil(page.isComplete, timeout=10000)
-    assert page.env_list.topLevelItemCount() == len(wiz.session.host.pythons()) == 1
+    assert page.env_list.topLevelItemCount() == len(wiz.session.host.recorded_pythons()) == 1
     assert page.result is wiz.session.result("tensorflow")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from wizard.core.probe import run_probe
+from wizard.core.host.probe import run_probe
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 

@@ -2,7 +2,7 @@
 
 Each code belongs to one layer and has an English message and fix summary, written as
 ``str.format`` templates over the finding's ``params``. The CLI and reports use this English;
-the GUI maps the same codes to ``tr()`` text (``wizard/pages/texts.py``). Add a code when a cause
+the GUI maps the same codes to ``tr()`` text (``wizard/texts.py``). Add a code when a cause
 needs its own fix; never reuse one for a different cause.
 """
 

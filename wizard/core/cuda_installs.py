@@ -28,14 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from wizard.core.host import Host
+from wizard.core.host.windows import program_files, registry_path_entries
 
 TOOLKIT_SUBDIR = "NVIDIA GPU Computing Toolkit\\CUDA"
 CUDA_REGISTRY_KEYS = (
     "HKLM\\SOFTWARE\\NVIDIA Corporation\\GPU Computing Toolkit\\CUDA",
     "HKLM\\SOFTWARE\\WOW6432Node\\NVIDIA Corporation\\GPU Computing Toolkit\\CUDA",
 )
-SYSTEM_ENV_KEY = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment"
-USER_ENV_KEY = "HKCU\\Environment"
 LINUX_OPT_TOOLKITS = ("/opt/cuda", "/opt/nvidia/cuda")
 LINUX_DEFAULT_LIB_DIRS = (
     "/lib/x86_64-linux-gnu",
@@ -64,7 +63,6 @@ _VERSION_TXT = re.compile(r"CUDA Version\s+(\d+(?:\.\d+)+)")
 _CUDA_H = re.compile(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", re.MULTILINE)
 _CUDART_H = re.compile(r"^\s*#\s*define\s+CUDART_VERSION\s+(\d+)", re.MULTILINE)
 _NVCC = re.compile(r"release\s+(\d+\.\d+),\s*V(\d+(?:\.\d+)+)")
-_ENV_VAR = re.compile(r"%([^%;\\/]+)%")
 _CONDA_CUDA_PKG = re.compile(
     r"^(cudatoolkit|cuda-cudart|cuda-runtime|cuda-toolkit)-(\d+(?:\.\d+)*)-", re.IGNORECASE
 )
@@ -197,15 +195,6 @@ def version_from_dir_name(name: str) -> Optional[str]:
     """``v11.2`` / ``cuda-11.2`` / ``cuda-12`` -> the version; None for ``cuda``."""
     match = _VERSION_DIR.match(name)
     return match.group(1) if match else None
-
-
-def expand_vars(text: str, variables: dict[str, str]) -> str:
-    """Expand ``%NAME%`` (case-insensitive, Windows style); unknown names stay as they are."""
-
-    def replace(match: re.Match[str]) -> str:
-        return variables.get(match.group(1).upper(), match.group(0))
-
-    return _ENV_VAR.sub(replace, text)
 
 
 # ------------------------------------------------------------------------------------------
@@ -603,7 +592,7 @@ def _merge(installs: list[CudaInstall], host: Host, path: str, source: str) -> C
 
 def _windows_toolkits(host: Host) -> list[CudaInstall]:
     installs: list[CudaInstall] = []
-    for root in _program_files(host):
+    for root in program_files(host):
         base = host.join(root, TOOLKIT_SUBDIR)
         for name in host.listdir(base):
             if name.lower().startswith("v") and host.is_dir(host.join(base, name)):
@@ -629,17 +618,6 @@ def _windows_toolkits(host: Host) -> list[CudaInstall]:
     for install in installs:
         _fill_toolkit(host, install, WINDOWS_TOOLKIT_LIB_SUBDIRS, windows=True)
     return installs
-
-
-def _program_files(host: Host) -> list[str]:
-    roots: list[str] = []
-    for name in ("ProgramW6432", "ProgramFiles"):
-        value = host.getenv(name)
-        if value and not any(host.same_path(value, r) for r in roots):
-            roots.append(value)
-    if not roots:
-        roots.append("C:\\Program Files")
-    return roots
 
 
 def _linux_toolkits(host: Host) -> list[CudaInstall]:
@@ -789,34 +767,6 @@ def _conda_cuda_version(env: PythonEnv) -> tuple[Optional[str], Optional[str]]:
 # ------------------------------------------------------------------------------------------
 # The loader's search order
 # ------------------------------------------------------------------------------------------
-
-
-def registry_path_entries(host: Host) -> Optional[list[str]]:
-    """The PATH a newly started terminal gets: the system Path then the user Path from the
-    registry, ``%VAR%`` expanded in ``REG_EXPAND_SZ`` values (user variables over system ones,
-    then the process's). A ``REG_SZ`` Path keeps its ``%VAR%`` entries literally, as Windows
-    does (the classic damage ``setx`` leaves), so such entries find nothing. None when the
-    registry says nothing (not Windows, or a profile without registry data)."""
-    system = host.registry_values(SYSTEM_ENV_KEY)
-    user = host.registry_values(USER_ENV_KEY)
-    if not system and not user:
-        return None
-    variables = {k.upper(): v for k, v in host.env().items()}
-    for values in (system, user):
-        for name, (kind, data) in values.items():
-            if name.upper() != "PATH" and isinstance(data, str):
-                variables[name.upper()] = _expand_typed(kind, data, variables)
-    entries: list[str] = []
-    for values in (system, user):
-        raw = next(((t, d) for n, (t, d) in values.items() if n.upper() == "PATH"), None)
-        if raw is not None and isinstance(raw[1], str):
-            expanded = _expand_typed(raw[0], raw[1], variables)
-            entries.extend(e.strip().strip('"') for e in expanded.split(";") if e.strip())
-    return entries
-
-
-def _expand_typed(kind: str, data: str, variables: dict[str, str]) -> str:
-    return expand_vars(data, variables) if kind.upper() == "REG_EXPAND_SZ" else data
 
 
 def windows_loader_dirs(host: Host, path_entries: list[str], env: Optional[PythonEnv]

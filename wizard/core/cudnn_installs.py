@@ -32,6 +32,7 @@ from wizard.core.cuda_installs import (
     version_tuple,
 )
 from wizard.core.host import Host
+from wizard.core.host.windows import program_files
 
 WINDOWS_FILES: dict[int, tuple[str, ...]] = {
     7: ("cudnn64_7.dll",),
@@ -332,10 +333,9 @@ def _headers(host: Host, cuda: CudaDiscovery, include_dirs: list[str]
 def _windows_cudnn_folders(host: Host, cuda: CudaDiscovery) -> list[CudnnInstall]:
     """``<Program Files>\\NVIDIA\\CUDNN\\v*``: 8.x installers put DLLs in ``bin``; cuDNN 9 in
     ``bin\\<cuda>\\[x64]``, headers in ``include\\<cuda>``."""
-    from wizard.core.cuda_installs import _program_files
 
     installs: list[CudnnInstall] = []
-    for root in _program_files(host):
+    for root in program_files(host):
         base = host.join(root, CUDNN_WINDOWS_SUBDIR)
         for name in cuda.listdir(base):
             folder = host.join(base, name)

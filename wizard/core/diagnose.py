@@ -15,7 +15,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from wizard.core import knowledge
+from wizard.core import envs, knowledge
 from wizard.core.host import Host
 from wizard.core.layers import CheckContext, layer_checker
 from wizard.core.model import (
@@ -146,14 +146,16 @@ def raised_at(exc: BaseException) -> str:
 
 
 def choose_environment(
-    host: Host, options: CheckOptions, cancelled: Optional[Callable[[], bool]] = None
+    host: Host,
+    options: CheckOptions,
+    cancelled: Optional[Callable[[], bool]] = None,
+    probes: Optional[envs.ProbeCache] = None,
 ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
     """The Python environment to check, its probe output, and why it was chosen.
-    ``cancelled`` lets a caller (the GUI closing) stop running probes."""
-    from wizard.core import envs
-
+    ``cancelled`` lets a caller (the GUI closing) stop running probes; ``probes`` collects
+    the probes run (the GUI's environment list shows them)."""
     return envs.choose_environment(
-        host, options.python, timeout=options.probe_timeout, cancelled=cancelled
+        host, options.python, timeout=options.probe_timeout, cancelled=cancelled, probes=probes
     )
 
 

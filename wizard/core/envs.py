@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
-from wizard.core.host import Host, LocalHost, norm_path
+from wizard.core.host import Host, norm_path
 
 MAX_PROBED = 8
 """How many discovered environments are probed when the user did not name one."""
@@ -483,7 +483,7 @@ def _identity(host: Host, env: PythonEnv) -> str:
 
 
 def _resolve(host: Host, path: str) -> str:
-    if isinstance(host, LocalHost):
+    if host.is_live:
         with contextlib.suppress(OSError, ValueError):
             path = os.path.realpath(path)
     return norm_path(path, host.is_windows)
@@ -512,20 +512,27 @@ def dedupe(host: Host, envs: list[PythonEnv]) -> list[PythonEnv]:
     return list(kept.values())
 
 
-_PROBED: dict[str, dict[str, Any]] = {}
-"""Probe results of this process's real-machine checks, by executable (for the GUI's list)."""
+ProbeCache = dict[str, dict[str, Any]]
+"""Probe results by executable, kept by the caller (a wizard session) so the environment list
+can show what was already probed without probing again."""
 
 
-def known_probe(executable: str) -> Optional[dict[str, Any]]:
-    return _PROBED.get(executable)
-
-
-def listing(host: Host, cwd: Optional[str] = None) -> list[dict[str, Any]]:
-    """``host.pythons()`` for a real machine: every discovered environment as a dict (the
-    :class:`PythonEnv` fields) with the probe already run for it in this process, else None."""
-    if cwd is None and isinstance(host, LocalHost):
+def listing(
+    host: Host, cwd: Optional[str] = None, probes: Optional[ProbeCache] = None
+) -> list[dict[str, Any]]:
+    """Every Python environment of the machine as a dict: ``executable``, the
+    :class:`PythonEnv` fields on a live machine, and ``probe`` (from ``probes``, else None).
+    A replayed profile gives the environments it recorded."""
+    recorded = host.recorded_pythons()
+    if recorded is not None:
+        return recorded
+    if cwd is None:
         cwd = os.getcwd()
-    return [dict(env.to_dict(), probe=known_probe(env.executable)) for env in discover(host, cwd)]
+    found = []
+    for env in discover(host, cwd):
+        host.note_python(env.executable)
+        found.append(dict(env.to_dict(), probe=(probes or {}).get(env.executable)))
+    return found
 
 
 # ======================================================================================
@@ -666,8 +673,10 @@ def choose_environment(
     timeout: float = 180.0,
     cancelled: Optional[Callable[[], bool]] = None,
     cwd: Optional[str] = None,
+    probes: Optional[ProbeCache] = None,
 ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
-    """The environment to check, its probe, and why it was chosen.
+    """The environment to check, its probe, and why it was chosen (probes run are added to
+    ``probes``).
 
     ``--python`` wins; in replay the recorded environments are used; on the real machine the
     discovered ones are probed in parallel (the most promising ``MAX_PROBED``).
@@ -679,15 +688,15 @@ def choose_environment(
             if host.exists(inside):
                 python, reason = inside, f"chosen with --python ({python})"
         probe = host.probe_python(python, timeout=timeout, cancelled=cancelled)
-        if probe.get("error_kind") != "cancelled":
-            _PROBED[python] = probe
+        if probe.get("error_kind") != "cancelled" and probes is not None:
+            probes[python] = probe
         return python, probe, reason
-    real = host if isinstance(host, LocalHost) else getattr(host, "inner", None)
-    if not isinstance(real, LocalHost):  # a replayed profile: its recorded environments
+    recorded = host.recorded_pythons()
+    if recorded is not None:  # a replayed profile: its recorded environments
         # "score" (optional) is the discovery score a snapshot recorded, so a replay breaks
         # ties between environments exactly as the live check did.
         candidates = [
-            (e["executable"], e.get("probe"), int(e.get("score") or 0)) for e in host.pythons()
+            (e["executable"], e.get("probe"), int(e.get("score") or 0)) for e in recorded
         ]
         return pick(candidates, recommended_python_range(host),
                     active_executables(host, candidates))
@@ -697,7 +706,7 @@ def choose_environment(
     if any(env.has_tensorflow for env in chosen):
         # TF's folder was seen: probe only those, which is exact and much faster.
         chosen = [env for env in chosen if env.has_tensorflow]
-    from wizard.core import probe as probe_module
+    from wizard.core.host import probe as probe_module
 
     def runner(exe: str, timeout: float, cancelled: Optional[Callable[[], bool]]) -> dict:
         return host.probe_python(exe, timeout=timeout, cancelled=cancelled)
@@ -709,10 +718,9 @@ def choose_environment(
         cancelled=cancelled,
         runner=runner,
     )
-    _PROBED.update(results)
-    note_score = getattr(host, "note_python_score", None)  # a RecordingHost keeps them
-    if note_score:
-        for env in chosen:
-            note_score(env.executable, score(env))
+    if probes is not None:
+        probes.update(results)
+    for env in chosen:
+        host.note_python(env.executable, score(env))
     candidates = [(env.executable, results.get(env.executable), score(env)) for env in chosen]
     return pick(candidates, recommended_python_range(host), active_executables(host, candidates))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional
 
+from wizard.core import envs
 from wizard.core.diagnose import (
     CheckCancelled,
     CheckOptions,
@@ -61,6 +62,8 @@ class CheckSession:
         self._ctx_for: tuple[Optional[str], Optional[str]] = (None, None)
         """``(options.tensorflow, options.python)`` when ``_ctx`` was made."""
         self.env_reason: str = ""
+        self.probes: envs.ProbeCache = {}
+        """Probes run in this session, by executable (the environment list shows them)."""
 
     # -- what the pages read (GUI thread; never blocks) ---------------------------------------
     @property
@@ -70,8 +73,7 @@ class CheckSession:
     @property
     def demo_name(self) -> Optional[str]:
         """The profile's name when replaying a machine profile, else None."""
-        name = getattr(self.host, "name", None)
-        return str(name) if name and hasattr(self.host, "profile") else None
+        return self.host.profile_name
 
     def _current(self) -> Optional[CheckContext]:
         """The context, if it was made for the current choices."""
@@ -158,7 +160,7 @@ class CheckSession:
         with self._lock:
             if self._environments is None:
                 progress(0.0, "environments")
-                found = self.host.pythons()
+                found = envs.listing(self.host, probes=self.probes)
                 if cancelled():
                     raise CheckCancelled()
                 self._environments = found
@@ -177,7 +179,8 @@ class CheckSession:
         wanted = self.options.python
         if self._env is None or self._env_for != wanted:
             progress(0.0, "environment")
-            env = choose_environment(self.host, self.options, cancelled=cancelled)
+            env = choose_environment(self.host, self.options, cancelled=cancelled,
+                                     probes=self.probes)
             if cancelled():  # a probe stopped half-way is not an answer
                 raise CheckCancelled()
             self._env, self._env_for = env, wanted

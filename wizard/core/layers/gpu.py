@@ -13,10 +13,10 @@ from typing import Any, Optional
 
 from wizard.core import knowledge
 from wizard.core.host import CommandResult, Host
+from wizard.core.host.nvml import is_laptop_name
+from wizard.core.host.pci import NVIDIA, SYSFS_PCI_DEVICES
 from wizard.core.layers import CheckContext
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Fix, LayerResult, Link, Step
-from wizard.core.nvml_query import is_laptop_name
-from wizard.core.pci import NVIDIA, SYSFS_PCI_DEVICES
 
 CUDA_GPUS_URL = "https://developer.nvidia.com/cuda-gpus"
 SMI_TIMEOUT = 20.0

@@ -29,8 +29,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
-from wizard.core import schema
-from wizard.core.host import _reset_dll_directory, child_environment, decode_output
+from wizard.core.host import schema
+from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
 from wizard.resources import resource_path
 
 log = logging.getLogger(__name__)
@@ -79,20 +79,6 @@ def probe_environment(
     return env
 
 
-def _fresh_windows_path() -> Optional[list[str]]:
-    """On Windows, PATH as a new terminal would get it (system then user, from the registry);
-    None elsewhere or when the registry cannot be read."""
-    if sys.platform != "win32":
-        return None
-    try:
-        from wizard.core.cuda_installs import registry_path_entries
-        from wizard.core.host import LocalHost
-
-        return registry_path_entries(LocalHost()) or None
-    except Exception:  # the process PATH is the fallback; never fail a probe over this
-        return None
-
-
 def conda_activation_dirs(executable: str) -> list[str]:
     """What ``conda activate`` puts first on PATH on Windows for the env of ``executable``
     (its ``Library\\bin`` holds conda's CUDA/cuDNN DLLs); [] when it is not a conda env."""
@@ -104,11 +90,11 @@ def conda_activation_dirs(executable: str) -> list[str]:
     return [prefix] + [os.path.join(prefix, *part) for part in parts]
 
 
-def _windows_path(executable: str) -> Optional[list[str]]:
-    """Windows: the registry PATH, behind the conda env's activation folders."""
+def _windows_path(executable: str, fresh: Optional[list[str]]) -> Optional[list[str]]:
+    """Windows: the registry PATH (``fresh``, what a new terminal sees), behind the conda env's
+    activation folders."""
     if sys.platform != "win32":
         return None
-    fresh = _fresh_windows_path()
     conda = conda_activation_dirs(executable)
     if not conda:
         return fresh
@@ -152,8 +138,10 @@ def run_probe(
     cancelled: Optional[Callable[[], bool]] = None,
     env: Optional[dict[str, str]] = None,
     script: Optional[str] = None,
+    fresh_path: Optional[list[str]] = None,
 ) -> dict[str, Any]:
-    """Probe ``executable``; the probe's JSON (plus ``probe_seconds``), or an error result."""
+    """Probe ``executable``; the probe's JSON (plus ``probe_seconds``), or an error result.
+    ``fresh_path``: on Windows, the PATH a new terminal gets (see :mod:`.windows`)."""
     started = time.monotonic()
     if not executable or not os.path.exists(executable):
         return _failure(
@@ -163,14 +151,15 @@ def run_probe(
             "it ends in python.exe, in a venv it is Scripts\\python.exe or bin/python)",
         )
     argv = [executable, "-I", script or probe_script()]
-    _reset_dll_directory()  # a frozen Windows build: children must not inherit its DLL folder
+    reset_dll_directory()  # a frozen Windows build: children must not inherit its DLL folder
     try:
         process = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=probe_environment(env, None if env is not None else _windows_path(executable)),
+            env=probe_environment(
+                env, None if env is not None else _windows_path(executable, fresh_path)),
             **_popen_kwargs(),
         )
     except OSError as exc:
