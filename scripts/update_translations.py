@@ -3,7 +3,7 @@
 
 Three steps, in order:
 
-1. ``wizard/pages/finding_templates.py`` is regenerated from ``wizard/core/codes.py``: the
+1. ``wizard/finding_templates.py`` is regenerated from ``wizard/core/codes.py``: the
    English title/message/fix of every finding code and the text of every fix step, each wrapped
    in ``QT_TRANSLATE_NOOP`` so that lupdate sees them as literal strings. (Core must stay free of
    Qt and of translated sentences; this generated copy is how the GUI gets the same English.)
@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("zh_CN",)
 TS_DIR = ROOT / "resources" / "i18n"
-TEMPLATES_PY = ROOT / "wizard" / "pages" / "finding_templates.py"
+TEMPLATES_PY = ROOT / "wizard" / "finding_templates.py"
 # Source folders lupdate scans. wizard/core is left out on purpose: it never calls tr().
 SCAN_EXCLUDE = ("core",)
 
@@ -241,7 +241,7 @@ def core_free_texts() -> list[str]:
 
 
 def render_templates_module() -> str:
-    """The text of ``wizard/pages/finding_templates.py`` for the current ``wizard/core``."""
+    """The text of ``wizard/finding_templates.py`` for the current ``wizard/core``."""
     sys.path.insert(0, str(ROOT))
     from wizard.core import codes
 

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard import texts
 from wizard.core.session import CheckSession
-from wizard.pages import texts
 from wizard.pages.base import WizardPageBase
 from wizard.pages.ids import PageId
 

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard import texts
 from wizard.core.model import LAYERS, UNKNOWN, Finding, LayerResult
 from wizard.core.session import CheckSession
-from wizard.pages import texts
 from wizard.pages.base import WizardPageBase
 from wizard.pages.ids import LAYER_PAGES, PageId
 from wizard.widgets.facts import FactsView

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard import texts
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
 from wizard.core.session import CheckSession
-from wizard.pages import texts
 from wizard.pages.base import WizardPageBase
 from wizard.widgets.finding_card import FindingCard, copy_text
 from wizard.widgets.progress import ProgressArea

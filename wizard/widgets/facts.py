@@ -17,7 +17,7 @@ def fact_label(key: str) -> str:
     Fact keys are the engine's identifiers and change with the layers, so they are shown
     humanised rather than translated one by one; the values carry the information."""
     try:
-        from wizard.pages import texts
+        from wizard import texts
 
         label = getattr(texts, "fact_label", None)
         if label is not None:
@@ -42,7 +42,7 @@ def format_value(value: Any) -> str:
 
 def fact_value(key: str, value: Any) -> str | None:
     """The value in words when it is one of the engine's identifiers (see texts.fact_value)."""
-    from wizard.pages import texts
+    from wizard import texts
 
     return texts.fact_value(key, value)
 

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard import texts
 from wizard.core.model import Finding
-from wizard.pages import texts
 from wizard.widgets.status import COLOURS, status_pixmap
 
 SEVERITY_STATUS = {"fail": "fail", "warn": "warn", "info": "n/a"}

@@ -7,7 +7,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from wizard.pages import texts
+from wizard import texts
 
 RUNNING = "running"
 """A pseudo-status for a check that is still running."""

@@ -9,7 +9,7 @@ goes through ``QCoreApplication.translate`` and is then filled with the params e
 The English templates are core's own (``codes.CODES``, its fallbacks and ``codes.STEPS``), picked
 exactly as core picks them, so the English GUI says what the CLI says. lupdate cannot read them
 there (they are no ``translate()`` calls), so ``scripts/update_translations.py`` copies them into
-:mod:`wizard.pages.finding_templates` wrapped in ``QT_TRANSLATE_NOOP``; a test fails when that
+:mod:`wizard.finding_templates` wrapped in ``QT_TRANSLATE_NOOP``; a test fails when that
 copy is stale. A template missing from the catalogue shows in English.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from wizard.core import codes
-from wizard.pages.finding_templates import CORE_TEXTS
+from wizard.finding_templates import CORE_TEXTS
 
 _FINDINGS_CONTEXT = "Findings"
 _STEPS_CONTEXT = "Steps"
