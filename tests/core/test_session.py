@@ -53,3 +53,14 @@ def test_target_and_environment_choices_reset_results():
     assert "tensorflow_not_installed" in [f.code for f in result.findings]
     envs = session.discover_environments()
     assert len(envs) == 2
+
+
+def test_a_stopped_recheck_keeps_the_earlier_results():
+    """Stop during the TF page's "Check again": the page still has what it showed before."""
+    session = CheckSession(ReplayHost.from_file(PROFILES[0]))
+    session.run_all()
+    before = {name: result.to_dict() for name, result in session.results().items()}
+    with pytest.raises(CheckCancelled):
+        session.recheck("tensorflow", cancelled=lambda: True)
+    assert {name: result.to_dict() for name, result in session.results().items()} == before
+    assert session.report().to_dict()["layers"]

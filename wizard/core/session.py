@@ -142,10 +142,16 @@ class CheckSession:
         layers' results if the target stays the same; the TF layer is always re-run."""
         with self._lock:
             old = self._current()
+            saved = (self._environments, self._env, self._env_for, self._ctx, self._ctx_for)
             self._environments = None
             self._env = None
             self._ctx = None
-            self._prepare_locked(progress, cancelled)
+            try:
+                self._prepare_locked(progress, cancelled)
+            except CheckCancelled:  # a Stop keeps what the session knew before
+                (self._environments, self._env, self._env_for, self._ctx,
+                 self._ctx_for) = saved
+                raise
             assert self._ctx is not None
             if old is not None and self._ctx.target == old.target:
                 for name in LAYERS[:-1]:
