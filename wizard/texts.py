@@ -1,16 +1,7 @@
-"""Translated texts for the engine's codes: layer names, statuses, findings and fix steps.
-
-Core hands the GUI codes and params (a :class:`~wizard.core.model.Finding` has ``code`` and
-``params``; a :class:`~wizard.core.model.Step` has ``key`` and ``params``); the English for the
-CLI lives in :mod:`wizard.core.codes`. This module is the GUI's side of the same table: each text
-goes through ``QCoreApplication.translate`` and is then filled with the params exactly the way
-``codes._render`` does it (``None`` -> ``""``, a missing key -> ``"?"``).
-
-The English templates are core's own (``codes.CODES``, its fallbacks and ``codes.STEPS``), picked
-exactly as core picks them, so the English GUI says what the CLI says. lupdate cannot read them
-there (they are no ``translate()`` calls), so ``scripts/update_translations.py`` copies them into
-:mod:`wizard.finding_templates` wrapped in ``QT_TRANSLATE_NOOP``; a test fails when that
-copy is stale. A template missing from the catalogue shows in English.
+"""The GUI's texts for what core reports: layer names, statuses, fact labels, and core's own
+messages (findings, steps, links, summaries) rendered from the message catalogue
+(:mod:`wizard.core.messages`) in the language the wizard shows. Widgets and pages call these;
+they never format core data themselves.
 """
 
 from __future__ import annotations
@@ -21,11 +12,10 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from wizard.core import codes
+from wizard.core import codes, messages
+from wizard.core.messages import Message
 from wizard.finding_templates import CORE_TEXTS
 
-_FINDINGS_CONTEXT = "Findings"
-_STEPS_CONTEXT = "Steps"
 _CORE_CONTEXT = "CoreText"
 
 
@@ -97,59 +87,51 @@ def _params(item: Any) -> dict[str, Any]:
     return dict(getattr(item, "params", None) or {})
 
 
+def _lang() -> str:
+    from wizard import i18n
+
+    return i18n.current_language()
+
+
+def _legacy(params: dict[str, Any]) -> dict[str, Any]:
+    """Until every core module passes messages: English text params translated by match."""
+    return {k: core_text(v) if isinstance(v, str) else v for k, v in params.items()}
+
+
 def finding_title(code: str) -> str:
     """The finding's short title ("cuDNN not found"); an unknown code shows as itself."""
-    entry = codes.CODES.get(code)
-    return code if entry is None else QCoreApplication.translate(_FINDINGS_CONTEXT, entry.title)
-
-
-def _finding_text(finding: Any, primary: str, fallbacks: dict[str, tuple[str, ...]]) -> str:
-    """Pick the English template exactly as core does (the first whose params are all known),
-    then translate it and fill it."""
-    params = _params(finding)
-    template = codes.choose_template(primary, fallbacks.get(finding.code, ()), params)
-    return render(QCoreApplication.translate(_FINDINGS_CONTEXT, template), _translated(params))
+    return codes.render_title(code, _lang())
 
 
 def finding_message(finding: Any) -> str:
-    """What is wrong, filled with the finding's params."""
-    entry = codes.CODES.get(finding.code)
-    if entry is None:
-        return finding.code
-    return _finding_text(finding, entry.message, codes.MESSAGE_FALLBACKS)
+    """What is wrong, filled with the finding's params, in the current language."""
+    return codes.render_message(finding.code, _legacy(_params(finding)), _lang())
 
 
 def finding_fix(finding: Any) -> str:
     """The fix summary, filled with the finding's params ("" for an unknown code)."""
-    entry = codes.CODES.get(finding.code)
-    if entry is None:
-        return ""
-    return _finding_text(finding, entry.fix, codes.FIX_FALLBACKS)
+    return codes.render_fix_summary(finding.code, _legacy(_params(finding)), _lang())
 
 
 def step_text(step: Any) -> str:
-    """One fix step (a :class:`~wizard.core.model.Step`), translated and filled.
-
-    A free-text step (``Step("text", {"text": ...})``) is translated through :func:`core_text`.
-    """
+    """One fix step (a :class:`~wizard.core.model.Step`) in the current language."""
     params = _params(step)
     if step.key == "text":
         return core_text(str(params.get("text") or ""))
-    template = codes.STEPS.get(step.key)
-    if template is None:
-        return render("{text}", params)
-    return render(QCoreApplication.translate(_STEPS_CONTEXT, template), _translated(params))
-
-
-def _translated(params: dict[str, Any]) -> dict[str, Any]:
-    """Params with the English texts core writes into them (" (no NVIDIA PCI device)")
-    translated; paths, versions and commands match no core text and stay as they are."""
-    return {k: core_text(v) if isinstance(v, str) else v for k, v in params.items()}
+    return codes.render_step(step.key, _legacy(params), _lang())
 
 
 def link_title(link: Any) -> str:
     """A fix link's title (a :class:`~wizard.core.model.Link`), translated."""
-    return core_text(str(getattr(link, "title", "") or ""))
+    title = getattr(link, "title", "")
+    if isinstance(title, Message):
+        return render_message(title)
+    return core_text(str(title or ""))
+
+
+def render_message(message: Message) -> str:
+    """A core message in the current language."""
+    return messages.render(message, _lang())
 
 
 @lru_cache(maxsize=1)
@@ -563,7 +545,10 @@ def layer_summary(result: Any, below: Any = None) -> str:
     """
     from wizard import i18n
 
-    english = str(getattr(result, "summary", "") or "")
+    summary = getattr(result, "summary", "")
+    if isinstance(summary, Message):
+        return render_message(summary)
+    english = str(summary or "")
     if i18n.current_language() == "en":
         return english
     status = getattr(result, "status", "")

@@ -996,7 +996,7 @@ def findings_text(findings: list[Finding]) -> str:
         )
     out = []
     for number, finding in enumerate(findings, 1):
-        title = CODES[finding.code].title if finding.code in CODES else finding.code
+        title = finding.title()
         head = "Most likely cause" if number == 1 else f"Also possible ({number})"
         out.append(f"{head}: {title}  [{finding.severity}, {finding.layer} layer]")
         out.append(f"  {finding.message()}")

@@ -1,14 +1,21 @@
 """The value objects the engine hands around: findings, layer results, the target, the report.
 
-They serialise to the report contract of DESIGN section 5. Core never builds translated
-sentences: a finding carries its ``code`` and ``params``; the English text for the CLI and
-reports is rendered from :mod:`wizard.core.codes`, the GUI renders its own ``tr()`` text.
+They serialise to the report contract of DESIGN section 5. Core never builds sentences: a
+finding carries its ``code`` and ``params``, a step its key, a summary is a
+:class:`~wizard.core.messages.Message`; every text is rendered from the message catalogue, in
+English for the JSON report and in the user's language for the CLI and the GUI.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Union
+
+from wizard.core import codes
+from wizard.core.messages import DEFAULT_LANGUAGE, Message, render
+
+Text = Union[Message, str]
+"""A text for the user: a Message, or (for values such as a path) a plain string."""
 
 LAYERS: tuple[str, ...] = ("gpu", "driver", "cuda", "cudnn", "tensorflow")
 """The chain, bottom up. A ``pytorch`` entry may follow in a report."""
@@ -28,24 +35,27 @@ _SEVERITY_RANK = {"info": 0, "warn": 1, "fail": 2}
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a fix: a key into the step texts of :mod:`wizard.core.codes`, and its values.
-
-    ``command`` steps carry a shell line the user can copy; ``text`` is the rendered English.
-    """
+    """One step of a fix: the catalogue's ``step.<key>`` and its values (``run`` steps carry a
+    shell line the user can copy)."""
 
     key: str
     params: dict[str, Any] = field(default_factory=dict)
 
-    def text(self) -> str:
-        from wizard.core.codes import render_step
+    @property
+    def message(self) -> Message:
+        return codes.step(self.key, self.params)
 
-        return render_step(self.key, self.params)
+    def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return render(self.message, lang)
 
 
 @dataclass(frozen=True)
 class Link:
-    title: str
+    title: Text
     url: str
+
+    def title_text(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return render(self.title, lang)
 
 
 @dataclass(frozen=True)
@@ -80,19 +90,26 @@ class Finding:
 
     @property
     def layer(self) -> str:
-        from wizard.core.codes import layer_of
+        return codes.layer_of(self.code)
 
-        return layer_of(self.code)
+    def title(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return codes.render_title(self.code, lang)
 
-    def message(self) -> str:
-        from wizard.core.codes import render_message
+    def message(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return codes.render_message(self.code, self.params, lang)
 
-        return render_message(self.code, self.params)
+    def fix_summary(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return codes.render_fix_summary(self.code, self.params, lang)
 
-    def fix_summary(self) -> str:
-        from wizard.core.codes import render_fix_summary
-
-        return render_fix_summary(self.code, self.params)
+    def messages(self) -> list[Message]:
+        """Every message this finding shows (for the catalogue tests)."""
+        found: list[Message] = [codes.title(self.code)]
+        if self.code in codes.CODES:
+            found += [codes.message(self.code, self.params),
+                      codes.fix_summary(self.code, self.params)]
+        found += [step.message for step in self.fix.steps]
+        found += [link.title for link in self.fix.links if isinstance(link.title, Message)]
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,7 +120,8 @@ class Finding:
             "fix": {
                 "summary": self.fix_summary(),
                 "steps": [step.text() for step in self.fix.steps],
-                "links": [{"title": link.title, "url": link.url} for link in self.fix.links],
+                "links": [{"title": link.title_text(), "url": link.url}
+                          for link in self.fix.links],
                 "action": self.fix.action,
                 "commands": list(self.fix.commands),
             },
@@ -115,16 +133,19 @@ class Finding:
 class LayerResult:
     layer: str
     status: str
-    summary: str
-    """Short English one-liner for the CLI, e.g. "NVIDIA GeForce RTX 3070 Ti Laptop GPU, 8.6"."""
+    summary: Text
+    """A one-liner, e.g. "NVIDIA GeForce RTX 3070 Ti Laptop GPU, compute 8.6"."""
     facts: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+
+    def summary_text(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return render(self.summary, lang)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "layer": self.layer,
             "status": self.status,
-            "summary": self.summary,
+            "summary": self.summary_text(),
             "facts": _jsonable(self.facts),
             "findings": [finding.to_dict() for finding in sorted_findings(self.findings)],
         }
@@ -153,7 +174,7 @@ class Target:
     cuda: Optional[str]
     cudnn: Optional[str]
     python: Optional[str]
-    reason: str
+    reason: Text
     os: str
     """``windows``, ``linux`` or ``wsl2``: the platform the target was chosen for."""
     pip_cuda: bool = False
@@ -168,7 +189,7 @@ class Target:
             "cuda": self.cuda,
             "cudnn": self.cudnn,
             "python": self.python,
-            "reason": self.reason,
+            "reason": render(self.reason),
             "os": self.os,
             "pip_cuda": self.pip_cuda,
             "gpu_supported": self.gpu_supported,
@@ -217,4 +238,6 @@ def _jsonable(value: Any) -> Any:
         return [_jsonable(v) for v in value]
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
+    if isinstance(value, Message):
+        return render(value)
     return str(value)

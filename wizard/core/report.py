@@ -17,7 +17,7 @@ import re
 import sys
 from typing import Any, Optional
 
-from wizard.core.codes import CODES
+from wizard.core import codes
 from wizard.core.model import Report
 
 SYMBOLS = {"ok": "✔", "warn": "!", "fail": "✘", "unknown": "?", "n/a": "–"}
@@ -40,8 +40,7 @@ def to_json(report: Report) -> str:
 
 
 def title_of(code: str) -> str:
-    entry = CODES.get(code)
-    return entry.title if entry else code
+    return codes.render_title(code)
 
 
 def platform_text(platform: dict[str, Any]) -> str:

@@ -45,18 +45,9 @@ def copy_text(text: str) -> None:
 
 
 def finding_texts(finding: Finding) -> tuple[str, str, str]:
-    """(title, message, fix summary) in the current language; core's English when the GUI's
-    table does not know the code yet."""
-    title = texts.finding_title(finding.code)
-    message = texts.finding_message(finding)
-    fix = texts.finding_fix(finding)
-    if message == finding.code:
-        from wizard.core import codes
-
-        entry = codes.CODES.get(finding.code)
-        title = entry.title if entry else finding.code.replace("_", " ")
-        message, fix = finding.message(), finding.fix_summary()
-    return title, message, fix
+    """(title, message, fix summary) in the current language."""
+    return (texts.finding_title(finding.code), texts.finding_message(finding),
+            texts.finding_fix(finding))
 
 
 def _mono_font():
