@@ -15,6 +15,8 @@ from typing import Optional
 from wizard import __version__
 
 EXIT_READY, EXIT_NOT_READY, EXIT_ERROR = 0, 1, 2
+LANGUAGES = ("en", "zh_CN")
+LANG_HELP = "language of the text and Markdown output (default: the system's; JSON is English)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--profile", metavar="FILE", help="run the wizard against a machine profile (demo mode)"
     )
+    parser.add_argument("--lang", choices=LANGUAGES, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="diagnose GPU, driver, CUDA, cuDNN and TensorFlow")
@@ -39,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="print the report as JSON")
     fmt.add_argument("--markdown", action="store_true", help="print the report as Markdown")
     check.add_argument("--no-color", action="store_true", help="plain text without colours")
+    check.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
 
     compat = sub.add_parser("compat", help="which CUDA, cuDNN, Python and driver a TF needs")
     compat.add_argument("--tf", metavar="VERSION")
@@ -71,8 +75,12 @@ def main(argv: Optional[list[str]] = None) -> int:
 
             if not app.has_display():
                 # An SSH session or a WSL shell: say so, then give the headless report.
-                print(HEADLESS_NOTE, file=sys.stderr)
-                return cmd_check(build_parser().parse_args(_check_argv(args.profile)))
+                from wizard.core.messages import msg, render
+
+                print(render(msg("cli.headless_note"), language(args)) + "\n", file=sys.stderr)
+                check_args = build_parser().parse_args(_check_argv(args.profile))
+                check_args.lang = args.lang
+                return cmd_check(check_args)
             return app.main(profile=args.profile)
         handler = {
             "check": cmd_check,
@@ -97,10 +105,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         return EXIT_ERROR
 
 
-HEADLESS_NOTE = (
-    "No display found, so the wizard window cannot open: here is the same diagnosis as "
-    "`gpu-wizard check` (see `gpu-wizard --help`).\n"
-)
+def language(args: argparse.Namespace) -> str:
+    """``--lang``, else the system's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    from wizard.core.messages import system_language
+
+    return getattr(args, "lang", None) or system_language()
 
 
 def _check_argv(profile: Optional[str]) -> list[str]:
@@ -133,12 +142,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     except ValueError as exc:  # e.g. an unknown --tf version
         print(f"gpu-wizard check: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    lang = language(args)
     if args.json:
         text = report_format.to_json(report) + "\n"
     elif args.markdown:
-        text = report_format.to_markdown(report)
+        text = report_format.to_markdown(report, lang)
     else:
-        text = report_format.to_text(report, color=_use_color(args))
+        text = report_format.to_text(report, color=_use_color(args), lang=lang)
     sys.stdout.write(text)
     return EXIT_READY if report.ready else EXIT_NOT_READY
 

@@ -84,8 +84,9 @@ class Finding:
     severity: str = "fail"
     params: dict[str, Any] = field(default_factory=dict)
     """Values the message and fix texts are built from (versions, paths, file names)."""
-    evidence: Optional[str] = None
-    """What was seen: a log line, a file path, a command's output."""
+    evidence: Optional[Text] = None
+    """What was seen: a log line, a file path, a command's output (as values), or a Message
+    saying what was looked for and not found."""
     fix: Fix = field(default_factory=Fix)
 
     @property
@@ -111,16 +112,17 @@ class Finding:
         found += [link.title for link in self.fix.links if isinstance(link.title, Message)]
         return found
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """The report's finding (DESIGN section 5); texts in ``lang`` (English in the JSON)."""
         return {
             "code": self.code,
             "severity": self.severity,
-            "message": self.message(),
-            "evidence": self.evidence,
+            "message": self.message(lang),
+            "evidence": render(self.evidence, lang) if self.evidence is not None else None,
             "fix": {
-                "summary": self.fix_summary(),
-                "steps": [step.text() for step in self.fix.steps],
-                "links": [{"title": link.title_text(), "url": link.url}
+                "summary": self.fix_summary(lang),
+                "steps": [step.text(lang) for step in self.fix.steps],
+                "links": [{"title": link.title_text(lang), "url": link.url}
                           for link in self.fix.links],
                 "action": self.fix.action,
                 "commands": list(self.fix.commands),
@@ -141,13 +143,13 @@ class LayerResult:
     def summary_text(self, lang: str = DEFAULT_LANGUAGE) -> str:
         return render(self.summary, lang)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         return {
             "layer": self.layer,
             "status": self.status,
-            "summary": self.summary_text(),
+            "summary": self.summary_text(lang),
             "facts": _jsonable(self.facts),
-            "findings": [finding.to_dict() for finding in sorted_findings(self.findings)],
+            "findings": [finding.to_dict(lang) for finding in sorted_findings(self.findings)],
         }
 
 
@@ -183,13 +185,13 @@ class Target:
     gpu_supported: bool = True
     """False for TF >= 2.11 on native Windows: there is no GPU build at all."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         return {
             "tensorflow": self.tensorflow,
             "cuda": self.cuda,
             "cudnn": self.cudnn,
             "python": self.python,
-            "reason": render(self.reason),
+            "reason": render(self.reason, lang),
             "os": self.os,
             "pip_cuda": self.pip_cuda,
             "gpu_supported": self.gpu_supported,
@@ -218,13 +220,15 @@ class Report:
     def codes(self) -> list[str]:
         return [f.code for layer in self.layers for f in layer.findings]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        """The report contract (DESIGN section 5) with English texts; another ``lang`` gives the
+        same shape with the texts in that language (the CLI's text and Markdown output)."""
         return {
             "format": "gpu-wizard/report@1",
             "platform": _jsonable(self.platform),
-            "target": self.target.to_dict(),
+            "target": self.target.to_dict(lang),
             "python": self.python,
-            "layers": [layer.to_dict() for layer in self.layers],
+            "layers": [layer.to_dict(lang) for layer in self.layers],
             "blocking_layer": self.blocking_layer,
             "ready": self.ready,
         }

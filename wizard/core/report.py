@@ -5,8 +5,9 @@
 * :func:`to_text` is what ``gpu-wizard check`` prints: one line per layer with a status word and
   a symbol, the findings indented below with their fix, and a closing verdict.
 
-All three read ``Report.to_dict()``, so they show exactly what the JSON holds (English text from
-:mod:`wizard.core.codes`).
+All three read ``Report.to_dict(lang)``, so they show exactly what the JSON holds; the JSON is
+always English, the text and Markdown reports speak ``lang`` (every word from the message
+catalogue).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import codecs
 import json
 import re
 import sys
+import unicodedata
 from typing import Any, Optional
 
 from wizard.core import codes
+from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
 from wizard.core.model import Report
 
 SYMBOLS = {"ok": "✔", "warn": "!", "fail": "✘", "unknown": "?", "n/a": "–"}
@@ -39,8 +42,26 @@ def to_json(report: Report) -> str:
 # -- shared pieces ------------------------------------------------------------------------------
 
 
-def title_of(code: str) -> str:
-    return codes.render_title(code)
+def title_of(code: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    return codes.render_title(code, lang)
+
+
+def layer_name(layer: str, lang: str) -> str:
+    """``gpu`` in English output (the report's own key), the layer's name in another language."""
+    return layer if lang == DEFAULT_LANGUAGE else render(msg(f"layer.{layer}"), lang)
+
+
+def status_word(status: str, lang: str) -> str:
+    return render(msg("status." + status.replace("/", "_")), lang)
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
 
 
 def platform_text(platform: dict[str, Any]) -> str:
@@ -57,53 +78,53 @@ def platform_text(platform: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def target_text(target: dict[str, Any]) -> str:
-    parts = [f"TensorFlow {target.get('tensorflow') or '?'}"]
+def target_text(target: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
+    version = target.get("tensorflow") or "?"
+    parts: list[Message] = [msg("report.target.tensorflow", version=version)]
     if target.get("pip_cuda"):
-        parts.append(f"CUDA {target.get('cuda')} and cuDNN {target.get('cudnn')} from pip wheels")
+        parts.append(msg("report.target.pip_cuda", cuda=target.get("cuda"),
+                         cudnn=target.get("cudnn")))
     else:
         if target.get("cuda"):
-            parts.append(f"CUDA {target['cuda']}")
+            parts.append(msg("report.target.cuda", cuda=target["cuda"]))
         if target.get("cudnn"):
-            parts.append(f"cuDNN {target['cudnn']}")
+            parts.append(msg("report.target.cudnn", cudnn=target["cudnn"]))
     if target.get("python"):
-        parts.append(f"Python {target['python']}")
+        parts.append(msg("report.target.python", python=target["python"]))
     if target.get("gpu_supported") is False:
-        parts.append("no GPU build on this platform")
-    return ", ".join(parts)
+        parts.append(msg("report.target.no_gpu_build"))
+    return render(parts, lang)
 
 
-def verdict(data: dict[str, Any]) -> str:
+def verdict(data: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
     """The closing line: ready, or the layer to fix first."""
+    return render(verdict_message(data, lang), lang)
+
+
+def verdict_message(data: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> Message:
     tf = (data.get("target") or {}).get("tensorflow") or ""
     if data.get("ready"):
-        return f"Ready: TensorFlow {tf} runs on the GPU.".replace("TensorFlow  ", "TensorFlow ")
+        return msg("report.verdict.ready", tensorflow=tf)
     blocking = data.get("blocking_layer")
     codes = {f["code"] for layer in data.get("layers", []) for f in layer.get("findings", [])}
     if "no_nvidia_gpu" in codes:
-        return (
-            "Not ready: this machine has no NVIDIA GPU, so TensorFlow can only run on the CPU "
-            "here."
-        )
+        return msg("report.verdict.no_nvidia_gpu")
     if not (data.get("target") or {}).get("gpu_supported", True) and blocking == "tensorflow":
-        return (
-            f"Not ready: TensorFlow {tf} has no GPU support on native Windows; "
-            "see the fix above."
-        )
+        return msg("report.verdict.windows_no_gpu_build", tensorflow=tf)
     if blocking:
-        return f"Not ready: fix the {blocking} layer first."
+        return msg("report.verdict.fix_layer", layer=layer_name(blocking, lang))
     unsure = [
         layer["layer"] for layer in data.get("layers", []) if layer["status"] in ("warn", "unknown")
     ]
     if unsure:
-        return f"Not ready: TensorFlow did not run on the GPU; check the {unsure[0]} layer first."
-    return "Not ready: TensorFlow did not run on the GPU."
+        return msg("report.verdict.check_layer", layer=layer_name(unsure[0], lang))
+    return msg("report.verdict.not_on_gpu")
 
 
-def own_steps(fix: dict[str, Any]) -> list[str]:
+def own_steps(fix: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The fix's steps without those that only say "Run: <a command listed in the fix>" (the
     commands are shown on their own, ready to copy)."""
-    commands = {f"Run: {command}" for command in fix.get("commands") or []}
+    commands = {render(msg("step.run", command=c), lang) for c in fix.get("commands") or []}
     return [step for step in fix.get("steps") or [] if step not in commands]
 
 
@@ -121,63 +142,67 @@ def can_encode(text: str, encoding: Optional[str]) -> bool:
 # -- Markdown -----------------------------------------------------------------------------------
 
 
-def to_markdown(report: Report) -> str:
+def to_markdown(report: Report, lang: str = DEFAULT_LANGUAGE) -> str:
     """A Markdown report for a bug report or a forum post."""
     from wizard import __version__
 
-    data = report.to_dict()
+    def word(key: str) -> str:
+        return render(msg(f"report.md.{key}"), lang)
+
+    data = report.to_dict(lang)
     target = data.get("target") or {}
     blocking = data.get("blocking_layer")
     lines = [
-        "# GPU Setup Wizard report",
+        f"# {word('title')}",
         "",
-        f"- **Platform:** {_md_inline(platform_text(data.get('platform') or {}))}",
-        f"- **Target:** {_md_inline(target_text(target))}"
+        f"- **{word('platform')}:** {_md_inline(platform_text(data.get('platform') or {}))}",
+        f"- **{word('target')}:** {_md_inline(target_text(target, lang))}"
         + (f" ({_md_inline(str(target['reason']))})" if target.get("reason") else ""),
     ]
     if data.get("python"):
-        lines.append(f"- **Python environment:** {_md_code(str(data['python']))}")
+        lines.append(f"- **{word('python')}:** {_md_code(str(data['python']))}")
     lines += [
-        f"- **Result:** {_md_inline(verdict(data))}",
-        f"- **Blocking layer:** {_md_code(blocking) if blocking else 'none'}",
+        f"- **{word('result')}:** {_md_inline(verdict(data, lang))}",
+        f"- **{word('blocking')}:** {_md_code(blocking) if blocking else word('none')}",
         f"- **gpu-wizard:** {__version__}",
         "",
-        "| Layer | Status | Summary |",
+        f"| {word('layer')} | {word('status')} | {word('summary')} |",
         "| --- | --- | --- |",
     ]
     for layer in data["layers"]:
         status = layer["status"]
         lines.append(
-            f"| {layer['layer']} | {SYMBOLS.get(status, '?')} {status} | "
-            f"{_md_cell(layer['summary'])} |"
+            f"| {layer_name(layer['layer'], lang)} | {SYMBOLS.get(status, '?')} "
+            f"{status_word(status, lang)} | {_md_cell(layer['summary'])} |"
         )
     findings = [(layer, f) for layer in data["layers"] for f in layer["findings"]]
     if findings:
-        lines += ["", "## Findings"]
+        lines += ["", f"## {word('findings')}"]
     for layer, finding in findings:
-        lines += _md_finding(layer["layer"], finding)
+        lines += _md_finding(layer["layer"], finding, lang)
     facts = {layer["layer"]: layer["facts"] for layer in data["layers"] if layer.get("facts")}
     if facts:
         body = json.dumps(facts, indent=2, ensure_ascii=False)
-        lines += ["", "<details><summary>What was checked (facts per layer)</summary>", "",
+        lines += ["", f"<details><summary>{word('facts')}</summary>", "",
                   *_md_block(body, "json"), "", "</details>"]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _md_finding(layer: str, finding: dict[str, Any]) -> list[str]:
+def _md_finding(layer: str, finding: dict[str, Any], lang: str) -> list[str]:
     fix = finding.get("fix") or {}
     lines = [
         "",
-        f"### {layer}: {_md_inline(title_of(finding['code']))} "
-        f"(`{finding['code']}`, {finding['severity']})",
+        f"### {layer_name(layer, lang)}: {_md_inline(title_of(finding['code'], lang))} "
+        f"(`{finding['code']}`, {render(msg('severity.' + finding['severity']), lang)})",
         "",
         _md_inline(finding.get("message") or ""),
     ]
     if finding.get("evidence"):
-        lines += ["", "Evidence:", "", *_md_block(str(finding["evidence"]))]
+        lines += ["", render(msg("report.md.evidence"), lang), "",
+                  *_md_block(str(finding["evidence"]))]
     if fix.get("summary"):
-        lines += ["", f"**Fix:** {_md_inline(fix['summary'])}"]
-    steps = own_steps(fix)
+        lines += ["", f"**{render(msg('report.md.fix'), lang)}** {_md_inline(fix['summary'])}"]
+    steps = own_steps(fix, lang)
     if steps:
         lines.append("")
         lines += [f"{i}. {_md_inline(step)}" for i, step in enumerate(steps, 1)]
@@ -222,10 +247,11 @@ def _md_cell(text: str) -> str:
 # -- terminal text ------------------------------------------------------------------------------
 
 
-def to_text(report: Report, color: bool = False, encoding: Optional[str] = None) -> str:
-    """The terminal report. ``encoding`` is the output's (default: ``sys.stdout``'s); where it
-    cannot encode the symbols (✔ ✘ –), ASCII ones are used."""
-    data = report.to_dict()
+def to_text(report: Report, color: bool = False, encoding: Optional[str] = None,
+            lang: str = DEFAULT_LANGUAGE) -> str:
+    """The terminal report in ``lang``. ``encoding`` is the output's (default: ``sys.stdout``'s);
+    where it cannot encode the symbols (✔ ✘ –), ASCII ones are used."""
+    data = report.to_dict(lang)
     if encoding is None:
         encoding = getattr(sys.stdout, "encoding", None)
     unicode_ok = can_encode("".join(SYMBOLS.values()) + "·", encoding)
@@ -234,22 +260,32 @@ def to_text(report: Report, color: bool = False, encoding: Optional[str] = None)
     paint = _painter(color)
     target = data.get("target") or {}
 
-    lines = [paint(BOLD, "GPU Setup Wizard check")]
-    lines.append(f"Platform: {platform_text(data.get('platform') or {})}")
-    reason = f" ({target['reason']})" if target.get("reason") else ""
-    lines.append(f"Target:   {target_text(target)}{reason}")
+    def say(key: str, **params: Any) -> str:
+        return render(msg(f"report.text.{key}", **params), lang)
+
+    lines = [paint(BOLD, say("title"))]
+    lines.append(say("platform", platform=platform_text(data.get("platform") or {})))
+    if target.get("reason"):
+        lines.append(say("target_reason", target=target_text(target, lang),
+                         reason=target["reason"]))
+    else:
+        lines.append(say("target", target=target_text(target, lang)))
     if data.get("python"):
-        lines.append(f"Python:   {data['python']}")
+        lines.append(say("python", python=data["python"]))
     lines.append("")
-    width = max(len(layer["layer"]) for layer in data["layers"]) if data["layers"] else 10
+    names = {layer["layer"]: layer_name(layer["layer"], lang) for layer in data["layers"]}
+    name_width = max((width(n) for n in names.values()), default=10)
+    status_width = max(7, *(width(status_word(s, lang)) for s in SYMBOLS))
     for layer in data["layers"]:
         status = layer["status"]
-        mark = paint(COLORS.get(status, ""), f"{symbols.get(status, '?')} {status:<7}")
-        lines.append(f" {mark} {paint(BOLD, layer['layer'].ljust(width))}  {layer['summary']}")
+        mark = paint(COLORS.get(status, ""),
+                     f"{symbols.get(status, '?')} {pad(status_word(status, lang), status_width)}")
+        name = paint(BOLD, pad(names[layer["layer"]], name_width))
+        lines.append(f" {mark} {name}  {layer['summary']}")
         for finding in layer["findings"]:
-            lines += _text_finding(finding, severity_symbols, paint)
+            lines += _text_finding(finding, severity_symbols, paint, lang)
     lines.append("")
-    final = verdict(data)
+    final = verdict(data, lang)
     lines.append(paint(f"{BOLD};{COLORS['ok' if data.get('ready') else 'fail']}", final))
     text = "\n".join(lines) + "\n"
     if not can_encode(text, encoding):
@@ -257,25 +293,29 @@ def to_text(report: Report, color: bool = False, encoding: Optional[str] = None)
     return text
 
 
-def _text_finding(finding: dict[str, Any], symbols: dict[str, str], paint) -> list[str]:
+def _text_finding(finding: dict[str, Any], symbols: dict[str, str], paint, lang: str
+                  ) -> list[str]:
     severity = finding.get("severity", "info")
     fix = finding.get("fix") or {}
     head = paint(COLORS.get(SEVERITY_STATUS.get(severity, ""), ""), symbols.get(severity, "-"))
     indent = " " * 7
-    lines = [f"{indent}{head} {title_of(finding['code'])} [{finding['code']}]"]
+    lines = [f"{indent}{head} {title_of(finding['code'], lang)} [{finding['code']}]"]
     body = indent + "  "
     if finding.get("message"):
         lines.append(f"{body}{finding['message']}")
     if finding.get("evidence"):
         evidence = str(finding["evidence"]).rstrip("\n").splitlines() or [""]
         shown = evidence[:MAX_EVIDENCE_LINES]
-        lines.append(paint(DIM, f"{body}seen: {shown[0]}"))
-        lines += [paint(DIM, f"{body}      {line}") for line in shown[1:]]
+        seen = render(msg("report.text.seen", line=shown[0]), lang)
+        hang = " " * (width(seen) - width(shown[0]))
+        lines.append(paint(DIM, f"{body}{seen}"))
+        lines += [paint(DIM, f"{body}{hang}{line}") for line in shown[1:]]
         if len(evidence) > len(shown):
-            lines.append(paint(DIM, f"{body}      ... ({len(evidence) - len(shown)} more lines)"))
+            more = msg("report.text.more_lines", count=len(evidence) - len(shown))
+            lines.append(paint(DIM, f"{body}{hang}{render(more, lang)}"))
     if fix.get("summary"):
-        lines.append(f"{body}fix: {fix['summary']}")
-    for i, step in enumerate(own_steps(fix), 1):
+        lines.append(f"{body}{render(msg('report.text.fix', summary=fix['summary']), lang)}")
+    for i, step in enumerate(own_steps(fix, lang), 1):
         lines.append(f"{body}  {i}. {step}")
     for command in fix.get("commands") or []:
         lines.append(f"{body}  {paint(BOLD, '$ ' + command)}")
