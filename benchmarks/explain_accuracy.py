@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))
 
 from wizard.core.explain import explain_log, table  # noqa: E402
 
-DEFAULT_SAMPLES = REPO.parent / "shared" / "data" / "error-samples.jsonl"
+DEFAULT_SAMPLES = REPO / "data" / "error-samples.jsonl"
 ERROR_LINE = (
     "2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
     "Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found"

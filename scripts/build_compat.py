@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Build ``resources/compat.json`` and ``resources/gpu_specs.json`` from the shared research data.
+"""Build ``resources/compat.json`` and ``resources/gpu_specs.json`` from the source tables.
 
-    python scripts/build_compat.py [--shared DIR] [--check]
+    python scripts/build_compat.py [--data DIR] [--check]
 
-``DIR`` (default ``../shared`` next to the repository) holds ``data/compat-sources.json`` and
-``data/gpu-specs.json``. The output is normalised for fast queries (each TF row knows its release
-series, the text ranges of the compute-capability table are parsed, the GA driver row of each CUDA
-minor is indexed) and every row keeps the ``source`` it was read from. The generated files are
-committed: the packaged exe and CI need them without ``shared/``. ``--check`` rebuilds in memory
-and exits 1 when the committed files are stale.
+``DIR`` (default ``data/`` in the repository) holds ``compat-sources.json`` and
+``gpu-specs.json``, every row with its source (data/README.md). The output is normalised for
+fast queries (each TF row knows its release series, the text ranges of the compute-capability
+table are parsed, the GA driver row of each CUDA minor is indexed) and every row keeps the
+``source`` it was read from. The generated files are committed: the packaged exe reads them, not
+the source tables. ``--check`` rebuilds in memory and exits 1 when the committed files are stale.
 """
 
 from __future__ import annotations
@@ -426,11 +426,12 @@ def dump(data: Any) -> str:
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", default=str(REPO.parent / "shared"), metavar="DIR")
+    parser.add_argument("--data", default=str(REPO / "data"), metavar="DIR",
+                        help="the source tables (default: data/ in the repository)")
     parser.add_argument("--out", default=str(REPO / "resources"), metavar="DIR")
     parser.add_argument("--check", action="store_true", help="exit 1 if the outputs are stale")
     args = parser.parse_args(argv)
-    data_dir = Path(args.shared) / "data"
+    data_dir = Path(args.data)
     try:
         with open(data_dir / "compat-sources.json", encoding="utf-8") as handle:
             compat = build_compat(json.load(handle))

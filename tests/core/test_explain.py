@@ -23,7 +23,7 @@ from wizard.core.explain import explain_log, findings_text, library_versions, me
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, LayerResult
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO.parent / "shared" / "data" / "error-samples.jsonl"
+SAMPLES = REPO / "data" / "error-samples.jsonl"
 
 AMBIGUOUS = {
     # The log is the bare line "CUDA driver version is insufficient for CUDA runtime version",

@@ -1,7 +1,7 @@
-"""The knowledge queries against the rows of ``shared/data/compat-sources.json``.
+"""The knowledge queries against the rows of ``data/compat-sources.json``.
 
-The row-by-row tests read the shared data beside the clone (``<repo>/../shared``) and are skipped
-where it is absent; the rest run on the committed ``resources/`` alone.
+The row-by-row tests read the source tables committed in ``data/``; the rest run on the built
+``resources/`` alone.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from wizard.core import knowledge as k
 from wizard.core.knowledge.versions import parse_version, series
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED_DATA = REPO.parent / "shared" / "data"
+SHARED_DATA = REPO / "data"
 
 
 def _load_shared(name: str):
     path = SHARED_DATA / name
     if not path.is_file():
-        pytest.skip(f"{path} not found (the shared data sits beside the clone in CI)")
+        pytest.fail(f"{path} not found: the source tables are part of the repository (data/)")
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
 

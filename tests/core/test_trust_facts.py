@@ -336,10 +336,7 @@ def _logs() -> list[str]:
     logs = [json.loads(line)["log"]
             for line in (here / "explain_variants.jsonl").read_text(encoding="utf-8").splitlines()
             if line.strip()]
-    samples = Path("/work/shared/data/error-samples.jsonl")
-    for root in (here.parents[1] / "shared", here.parents[2] / "shared"):
-        if (root / "data" / "error-samples.jsonl").is_file():
-            samples = root / "data" / "error-samples.jsonl"
+    samples = here.parents[1] / "data" / "error-samples.jsonl"
     if samples.is_file():
         logs += [json.loads(line)["log"] for line in samples.read_text(encoding="utf-8")
                  .splitlines() if line.strip()]
