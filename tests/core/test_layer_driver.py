@@ -93,7 +93,7 @@ def test_windows_516_94_meets_tf_2_10() -> None:
     assert facts["min_driver"]["cuda"] == "11.2"
     assert facts["min_driver"]["toolkit"] == "460.82"
     assert facts["min_driver"]["compat"] == "452.39"
-    assert result.summary == (
+    assert result.summary_text() == (
         "driver 516.94, supports CUDA up to 11.7; CUDA 11.2 needs 460.82 or newer"
     )
 
@@ -107,7 +107,8 @@ def test_windows_driver_between_compat_and_toolkit_warns() -> None:
     assert "minor-version compatibility" in finding.fix.steps[0].text()
     assert finding.fix.links[0].url == knowledge.driver_download_url()
     # a warning, so the summary does not call the driver "too old"
-    assert "too old" not in result.summary and "minor-version compatibility" in result.summary
+    summary = result.summary_text()
+    assert "too old" not in summary and "minor-version compatibility" in summary
 
 
 def test_windows_driver_below_compat_fails() -> None:
@@ -116,7 +117,7 @@ def test_windows_driver_below_compat_fails() -> None:
     (finding,) = result.findings
     assert finding.code == "driver_too_old" and finding.severity == "fail"
     assert "Driver 451.48 supports CUDA up to 11.0" in finding.message()
-    assert "too old" in result.summary
+    assert "too old" in result.summary_text()
 
 
 def test_linux_pip_cuda_target_within_major_warns() -> None:
@@ -215,7 +216,7 @@ def test_no_nvidia_gpu_makes_the_driver_not_applicable() -> None:
     result = run_driver(make_profile(pci=(INTEL,)))
     assert result.status == NOT_APPLICABLE
     assert result.findings == []
-    assert "no NVIDIA GPU" in result.summary
+    assert "no NVIDIA GPU" in result.summary_text()
 
 
 def test_failing_nvidia_smi_without_pci_info() -> None:
@@ -226,13 +227,13 @@ def test_failing_nvidia_smi_without_pci_info() -> None:
     (finding,) = result.findings
     assert finding.code == "no_driver_or_nvidia_smi_missing"
     assert "NVIDIA-SMI has failed because it couldn't communicate" in finding.evidence
-    assert "nvidia-smi failed" in finding.params["detail"]
+    assert "nvidia-smi failed" in str(finding.params["detail"])
 
 
 def test_nothing_at_all_without_pci_info() -> None:
     result = run_driver(make_profile())
     assert codes(result) == ["no_driver_or_nvidia_smi_missing"]
-    assert "nvidia-smi was not found" in result.findings[0].params["detail"]
+    assert "nvidia-smi was not found" in str(result.findings[0].params["detail"])
 
 
 def test_hanging_nvidia_smi_is_a_clear_finding() -> None:

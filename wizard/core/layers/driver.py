@@ -14,7 +14,8 @@ from typing import Any, Optional
 
 from wizard.core import knowledge
 from wizard.core.layers import CheckContext
-from wizard.core.layers.gpu import Inventory, inventory
+from wizard.core.layers.gpu import SMI_TIMEOUT, Inventory, inventory
+from wizard.core.messages import Message, has, msg
 from wizard.core.model import (
     FAIL,
     NOT_APPLICABLE,
@@ -46,6 +47,8 @@ LINUX_DRIVER_IN_WSL = (
 CONTAINER_CGROUP = re.compile(r"docker|containerd|kubepods|libpod|lxc", re.IGNORECASE)
 KERNEL_MODULE = re.compile(r"Kernel Module(?:\s+for\s+\S+)?\s+(\d+(?:\.\d+)+)")
 SMI_CUDA = re.compile(r"CUDA Version:\s*(\d+\.\d+)")
+NVML_TIMEOUT = re.compile(r"did not answer within (\d+(?:\.\d+)?) s")
+WINDOWS_PROBLEM = re.compile(r"code (\d+)(?::|$)")
 
 
 # -- facts ----------------------------------------------------------------------------------
@@ -110,9 +113,13 @@ def _is_ubuntu(ctx: CheckContext) -> bool:
     return "ubuntu" in (ctx.host.platform.distro or "").lower()
 
 
-def _gpu_names(inv: Inventory) -> str:
+def _gpu_names(inv: Inventory) -> str | Message:
     names = [str(g.get("name")) for g in inv.gpus] or [str(d.get("name")) for d in inv.nvidia_pci]
-    return ", ".join(names) or "your NVIDIA GPU"
+    return ", ".join(names) or msg("driver.phrase.your_gpu")
+
+
+def _download_link() -> Link:
+    return Link(msg("link.driver.downloads"), knowledge.driver_download_url())
 
 
 def _nvml_evidence(inv: Inventory) -> str:
@@ -157,10 +164,7 @@ def check(ctx: CheckContext) -> LayerResult:
         if not findings:
             no_driver = _no_driver_findings(ctx, inv, requirement, facts)
             if no_driver is None:
-                return LayerResult(
-                    "driver", NOT_APPLICABLE,
-                    "no NVIDIA GPU on this machine, so no NVIDIA driver is needed", facts,
-                )
+                return LayerResult("driver", NOT_APPLICABLE, msg("driver.summary.no_gpu"), facts)
             findings += no_driver
     else:
         findings += _working_driver_findings(ctx, inv, driver, driver_cuda, requirement)
@@ -187,25 +191,31 @@ def _status(findings: list[Finding], driver: Optional[str]) -> str:
     return OK if driver else UNKNOWN
 
 
-def _summary(facts: dict[str, Any], findings: list[Finding]) -> str:
+def _summary(facts: dict[str, Any], findings: list[Finding]) -> Message:
     worst = next((f for f in sorted_findings(findings) if f.severity != "info"), None)
+    problem = _problem_summary(worst) if worst is not None else None
     if not facts["driver_version"]:
-        return worst.message().rstrip(".") if worst else "driver state unknown"
-    text = f"driver {facts['driver_version']}"
-    if facts["cuda_driver_version"]:
-        text += f", supports CUDA up to {facts['cuda_driver_version']}"
+        return problem or msg("driver.summary.unknown")
+    version = msg("driver.summary.version", driver=facts["driver_version"],
+                  driver_cuda=facts["cuda_driver_version"])
     requirement = facts["min_driver"]
     minimum = requirement and (requirement["toolkit"] or requirement["compat"])
+    cuda = requirement["cuda"] if requirement else None
     if worst is not None and worst.code == "driver_too_old":
         if worst.severity == "warn":  # below the toolkit's floor, above the compat one
-            return (f"{text}; older than the {minimum} CUDA {requirement['cuda']} asks for, "
-                    "usable through minor-version compatibility")
-        return f"{text}; too old: CUDA {requirement['cuda']} needs {minimum} or newer"
-    if minimum:
-        text += f"; CUDA {requirement['cuda']} needs {minimum} or newer"
-    if worst is not None:
-        text += "; " + worst.message().rstrip(".")
-    return text
+            return msg("driver.summary.old_but_compatible", version=version, cuda=cuda,
+                       min_driver=minimum)
+        return msg("driver.summary.too_old", version=version, cuda=cuda, min_driver=minimum)
+    return msg("driver.summary.working", version=version, cuda=cuda if minimum else None,
+               min_driver=minimum or None, problem=problem)
+
+
+def _problem_summary(finding: Finding) -> Message:
+    """A finding's message as a summary's clause (the same words without the full stop)."""
+    summary_id = f"driver.summary.{finding.code}"
+    if has(summary_id):
+        return Message(summary_id, finding.params)
+    return Message(f"finding.{finding.code}.title")
 
 
 def display_name(name: str) -> str:
@@ -253,37 +263,49 @@ def _served_by_nvidia(device: dict[str, Any]) -> bool:
 
 
 def _served_detail(ctx: CheckContext, device: dict[str, Any], kind: Optional[str],
-                   inv: Inventory) -> str:
+                   inv: Inventory) -> Message:
     windows = ctx.host.platform.system == "windows"
-    served = (f"the NVIDIA display driver (nvlddmkm) serves {device.get('name')}" if windows
-              else f"the kernel module '{device.get('driver')}' serves {device.get('name')}")
+    served = (msg("driver.phrase.served_windows", service="nvlddmkm",
+                  gpu=device.get("name")) if windows
+              else msg("driver.phrase.served_linux", module=device.get("driver"),
+                       gpu=device.get("name")))
     if kind == "library_not_found":
         library = "nvml.dll" if windows else "libnvidia-ml.so.1"
-        return (f"{served}, but NVML's library ({library}) could not be loaded, so the "
-                "driver's user-space part is missing or broken (reinstall the driver)")
-    return f"{served}, but {_not_running_detail(inv)}"
+        return msg("driver.phrase.served_without_nvml", served=served, file=library)
+    return msg("driver.phrase.served_not_answering", served=served,
+               reason=_not_running_detail(inv))
 
 
-def _not_running_detail(inv: Inventory) -> str:
-    smi = inv.smi
+def _nvml_failure(inv: Inventory) -> Message:
+    """What NVML said: its error text as it wrote it, or the kind of error."""
     detail = str(inv.nvml.get("detail") or "").rstrip(".")
-    nvml = f"NVML failed: {detail}" if detail else f"NVML reports {inv.nvml_error}"
+    timeout = NVML_TIMEOUT.search(detail)
+    if timeout:  # the wizard's own "did not answer" (a hung driver)
+        return msg("driver.phrase.nvml_timed_out", timeout=timeout.group(1))
+    if detail:
+        return msg("driver.phrase.nvml_failed", evidence=detail)
+    return msg("driver.phrase.nvml_reports", kind=inv.nvml_error)
+
+
+def _not_running_detail(inv: Inventory) -> Message:
+    smi = inv.smi
+    nvml = _nvml_failure(inv)
     if smi is None or smi.status == "not_found":
         if inv.nvml_error == "library_not_found":
-            return ("NVML could not be loaded and nvidia-smi was not found, and the display device "
-                    "list could not be read to tell whether an NVIDIA GPU is present")
-        return f"{nvml} and nvidia-smi was not found"
+            return msg("driver.phrase.nothing_answers")
+        return msg("driver.phrase.no_smi", nvml=nvml)
     if smi.status == "timed_out":
-        return f"{smi.message}; the driver may be hung (restart the machine), and {nvml}"
-    return f"nvidia-smi failed: {smi.message or smi.status}; {nvml}"
+        return msg("driver.phrase.smi_timed_out", timeout=f"{SMI_TIMEOUT:g}", nvml=nvml)
+    return msg("driver.phrase.smi_failed", evidence=smi.message or smi.status, nvml=nvml)
 
 
 def _driver_params(ctx: CheckContext, inv: Inventory,
                    requirement: Optional[knowledge.DriverRequirement]) -> dict[str, Any]:
     return {
         "gpu": _gpu_names(inv),
-        "min_driver": (requirement.minimum if requirement else None) or "the latest",
-        "cuda": ctx.target.cuda or "your framework",
+        "min_driver": (requirement.minimum if requirement else None)
+        or msg("driver.phrase.latest_driver"),
+        "cuda": ctx.target.cuda or msg("driver.phrase.your_framework"),
     }
 
 
@@ -294,21 +316,17 @@ def _install_driver_fix(ctx: CheckContext, params: dict[str, Any],
     host = ctx.host
     steps: list[Step] = [Step("install_driver", params)]
     commands: list[str] = []
-    links = [Link("NVIDIA driver downloads", knowledge.driver_download_url())]
+    links = [_download_link()]
     if host.platform.wsl:
-        steps = [Step("text", {"text": "Install or update the NVIDIA driver on Windows (not "
-                                       "inside WSL); it provides the GPU to WSL 2."}),
-                 Step("text", {"text": "Then run 'wsl --shutdown' in a Windows terminal and "
-                                       "open the distro again."})]
-        links.append(Link("NVIDIA CUDA on WSL user guide", WSL_GUIDE_URL))
+        steps = [Step("driver.install_on_windows_for_wsl"), Step("driver.wsl_shutdown")]
+        links.append(Link(msg("link.driver.wsl_guide"), WSL_GUIDE_URL))
     elif host.platform.system == "linux":
         if _is_ubuntu(ctx):
             steps.append(Step("run", {"command": "sudo ubuntu-drivers install"}))
             commands.append("sudo ubuntu-drivers install")
         else:
-            steps.append(Step("text", {"text": "Install the driver from your distribution's "
-                                               "packages (or NVIDIA's repository)."}))
-        links.append(Link("NVIDIA driver installation guide (Linux)", LINUX_DRIVER_GUIDE_URL))
+            steps.append(Step("driver.install_from_distro"))
+        links.append(Link(msg("link.driver.linux_guide"), LINUX_DRIVER_GUIDE_URL))
         steps += list(extra_steps)
         commands += extra_commands
         steps.append(Step("restart", {}))
@@ -321,17 +339,15 @@ def _install_driver_fix(ctx: CheckContext, params: dict[str, Any],
 
 def _without_driver_finding(ctx: CheckContext, inv: Inventory, devices: list[dict[str, Any]],
                             requirement: Optional[knowledge.DriverRequirement],
-                            problem: Optional[str] = None) -> Finding:
+                            problem: Optional[Message] = None) -> Finding:
     device = devices[0]
     params = _driver_params(ctx, inv, requirement)
     params["gpu"] = ", ".join(display_name(str(d.get("name"))) for d in devices)
-    problem = problem or _pci_problem(ctx, device)
-    params["problem"] = f" ({problem})" if problem else ""
+    params["problem"] = problem or _pci_problem(ctx, device)
     extra: tuple[Step, ...] = ()
     commands: tuple[str, ...] = ()
     if device.get("driver") == "nouveau":
-        extra = (Step("text", {"text": "The NVIDIA installer blacklists nouveau; if nouveau "
-                                       "still loads, rebuild the initramfs and restart."}),)
+        extra = (Step("driver.nouveau_blacklisted"),)
     elif _module_failed_to_load(ctx, inv):
         extra, commands = _MODULE_LOAD_STEPS, _MODULE_LOAD_COMMANDS
     evidence = "; ".join(
@@ -345,17 +361,15 @@ def _without_driver_finding(ctx: CheckContext, inv: Inventory, devices: list[dic
     if unnamed:  # Windows without a driver only knows the PCI id: help find the model
         device_id = str(unnamed[0].get("device_id", "")).upper()
         fix = replace(fix, links=fix.links + (
-            Link(f"Which GPU is PCI device 10DE:{device_id}?",
+            Link(msg("link.driver.which_gpu", device_id=device_id),
                  f"https://devicehunt.com/view/type/pci/vendor/10DE/device/{device_id}"),
         ))
     return Finding("gpu_without_driver", "fail", params, evidence, fix)
 
 
 _MODULE_LOAD_STEPS = (
-    Step("text", {"text": "If the driver is installed, load it and read the error: "
-                          "sudo modprobe nvidia (a 'Key was rejected' error means Secure "
-                          "Boot blocks the module: enroll its key with mokutil or sign "
-                          "it; after a kernel update check dkms status)."}),
+    Step("driver.load_module",
+         {"command": "sudo modprobe nvidia", "status_command": "dkms status"}),
 )
 _MODULE_LOAD_COMMANDS = ("sudo modprobe nvidia", "mokutil --sb-state", "dkms status")
 
@@ -370,19 +384,29 @@ def _module_failed_to_load(ctx: CheckContext, inv: Inventory) -> bool:
     return "driver_not_loaded" in (inv.nvml_error, smi_kind)
 
 
-def _pci_problem(ctx: CheckContext, device: dict[str, Any]) -> str:
+def _pci_problem(ctx: CheckContext, device: dict[str, Any]) -> Optional[Message]:
     if device.get("problem"):
-        return str(device["problem"])
+        return _device_manager_problem(str(device["problem"]))
     driver = str(device.get("driver") or "")
     if driver == "nouveau":
-        return "the open-source nouveau driver is loaded instead, which has no CUDA"
+        return msg("driver.phrase.nouveau_loaded")
     if driver == "vfio-pci":
-        return "it is bound to vfio-pci, i.e. reserved for a virtual machine"
+        return msg("driver.phrase.vfio_bound")
     if ctx.host.platform.system == "windows" and driver.lower() == "basicdisplay":
-        return "Windows uses the Microsoft Basic Display Adapter driver for it"
+        return msg("driver.phrase.basic_display")
     if not driver and ctx.host.platform.system == "linux":
-        return "no kernel driver is bound to it"
-    return ""
+        return msg("driver.phrase.no_kernel_driver")
+    return None
+
+
+def _device_manager_problem(problem: str) -> Message:
+    """Windows Device Manager's problem ("code 28: drivers not installed") in the catalogue's
+    words; a code the catalogue lacks keeps its number."""
+    match = WINDOWS_PROBLEM.match(problem)
+    code = match.group(1) if match else None
+    if code and has(f"driver.device_problem.code_{code}"):
+        return msg(f"driver.device_problem.code_{code}")
+    return msg("driver.device_problem.other", code=code or problem)
 
 
 def _not_running_finding(ctx: CheckContext, inv: Inventory,
@@ -407,7 +431,7 @@ def _driver_hung(inv: Inventory) -> bool:
 
 
 def _hung_finding(ctx: CheckContext, inv: Inventory,
-                  requirement: Optional[knowledge.DriverRequirement], detail: str) -> Finding:
+                  requirement: Optional[knowledge.DriverRequirement], detail: Message) -> Finding:
     """The kernel module serves the GPU but does not answer: installing a driver is not the
     fix, a restart is (then the kernel log says why). The params pick the "loaded but does not
     answer" variants of the code's message and fix (``what`` instead of ``detail``, no
@@ -416,8 +440,7 @@ def _hung_finding(ctx: CheckContext, inv: Inventory,
     # (no "dmesg" command: a report lists commands after the steps, and the restart clears it)
     return Finding(
         "no_driver_or_nvidia_smi_missing", "fail", params, _nvml_evidence(inv) or None,
-        Fix(steps=(Step("restart", {}),),
-            links=(Link("NVIDIA driver downloads", knowledge.driver_download_url()),)),
+        Fix(steps=(Step("restart", {}),), links=(_download_link(),)),
     )
 
 
@@ -428,16 +451,13 @@ def _mismatch_finding(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]) 
         evidence += f"; loaded kernel module: {module}"
     steps = [Step("restart", {})]
     if ctx.host.platform.system == "linux":
-        steps.append(Step("text", {"text": "If it persists after the restart, reinstall the "
-                                           "driver so that the kernel module and libraries match "
-                                           "(check: cat /proc/driver/nvidia/version)."}))
+        steps.append(Step("driver.reinstall_if_mismatch_persists",
+                          {"command": f"cat {PROC_NVIDIA_VERSION}"}))
     else:
-        steps.append(Step("text", {"text": "If it persists, reinstall the NVIDIA driver (choose "
-                                           "'Perform a clean installation')."}))
+        steps.append(Step("driver.reinstall_clean"))
     return Finding(
         "nvml_driver_library_mismatch", "fail", {"kernel_module": module}, evidence,
-        Fix(steps=tuple(steps),
-            links=(Link("NVIDIA driver downloads", knowledge.driver_download_url()),)),
+        Fix(steps=tuple(steps), links=(_download_link(),)),
     )
 
 
@@ -458,12 +478,9 @@ def _permission_finding(ctx: CheckContext, denied: list[str], evidence: str) -> 
         Fix(
             steps=(
                 Step("run", {"command": "ls -l /dev/nvidia*"}),
-                Step("text", {"text": "Add your user to the group shown there (usually 'video'; "
-                                      "the driver's DeviceFileGID in /proc/driver/nvidia/params "
-                                      "sets it):"}),
+                Step("driver.add_user_to_group", {"path": "/proc/driver/nvidia/params"}),
                 Step("run", {"command": "sudo usermod -aG video $USER"}),
-                Step("text", {"text": "Log out and in again (or restart) so the new group "
-                                      "applies."}),
+                Step("driver.log_in_again"),
             ),
             commands=commands,
         ),
@@ -472,17 +489,12 @@ def _permission_finding(ctx: CheckContext, denied: list[str], evidence: str) -> 
 
 def _windows_permission_finding(inv: Inventory) -> Finding:
     """NVML refuses this Windows session (a service account, some remote sessions)."""
-    device = "the GPU through the NVIDIA driver (NVML: insufficient permissions)"
+    device = msg("driver.phrase.gpu_through_nvml")
     return Finding(
         "permission_denied_dev_nvidia", "fail", {"device": device}, _nvml_evidence(inv),
         Fix(
-            steps=(
-                Step("text", {"text": "Run the wizard as the signed-in desktop user, not as a "
-                                      "service or in a session without GPU access (some "
-                                      "Remote Desktop setups)."}),
-                Step("restart", {}),
-            ),
-            links=(Link("NVIDIA driver downloads", knowledge.driver_download_url()),),
+            steps=(Step("driver.run_as_desktop_user"), Step("restart", {})),
+            links=(_download_link(),),
         ),
     )
 
@@ -508,10 +520,7 @@ def _working_driver_findings(ctx: CheckContext, inv: Inventory, driver: str,
             findings.append(too_old)
     if inv.source == "pci" and inv.nvidia_pci:
         # the driver runs but lists none of the NVIDIA cards on the bus
-        problem = (
-            f"driver {driver} is loaded but lists no GPU: the card may need a different "
-            "driver branch, e.g. a legacy one for an old GPU or a newer one for a new GPU"
-        )
+        problem = msg("driver.phrase.lists_no_gpu", driver=driver)
         findings.append(_without_driver_finding(ctx, inv, inv.nvidia_pci, requirement, problem))
     return findings
 
@@ -526,18 +535,14 @@ def _uvm_finding(ctx: CheckContext) -> Optional[Finding]:
     severity = "warn" if on_demand else "fail"
     commands = ["sudo nvidia-modprobe -u -c=0"] if loaded else ["sudo modprobe nvidia-uvm"]
     commands.append("echo nvidia-uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf")
-    note = (
-        "nvidia-modprobe is installed and normally creates it on the first CUDA call; if CUDA "
-        "still fails with error 999 or 'cudaGetDeviceCount returned 30', load it by hand."
-        if on_demand else "Load it now, and make it load at boot:"
-    )
+    note = Step("driver.uvm_created_on_demand" if on_demand else "driver.load_uvm_now")
     evidence = "/dev/nvidia-uvm does not exist; nvidia_uvm module " + (
         "loaded" if loaded else "not in /proc/modules"
     )
     return Finding(
         "nvidia_uvm_not_loaded", severity, {"module_loaded": loaded}, evidence,
         Fix(
-            steps=(Step("text", {"text": note}),)
+            steps=(note,)
             + tuple(Step("run", {"command": c}) for c in commands),
             commands=tuple(commands),
         ),
@@ -562,40 +567,27 @@ def _too_old_finding(ctx: CheckContext, inv: Inventory, driver: str, driver_cuda
     minor_short = bool(driver_cuda) and compare(driver_cuda, cuda) < 0
     no_compat = requirement.compat is None and below_toolkit  # CUDA 10 and older
     major = _major(cuda)
+    note: Optional[Step] = None
     if below_compat or major_short or no_compat:
         severity = "fail"
-        note = ""
         if below_compat and requirement.compat != requirement.minimum:
-            note = (f"CUDA {major}.x minor-version compatibility lowers the floor to "
-                    f"{requirement.compat}, which this driver does not reach either.")
+            note = Step("driver.below_compat_floor",
+                        {"major": major, "compat": requirement.compat})
         elif major_short and not below_compat:
-            note = (f"This driver branch stops at CUDA {driver_cuda}; CUDA {major}.x needs a "
-                    "newer one.")
+            note = Step("driver.branch_too_old", {"driver_cuda": driver_cuda, "major": major})
     elif below_toolkit or minor_short:
         severity = "warn"
-        if requirement.compat:
-            note = (
-                f"It can still run through CUDA {major}.x minor-version compatibility (driver "
-                f"{requirement.compat} or newer), but code built for the newer CUDA (PTX "
-                "compiled just in time, ptxas) may fail with 'unsupported PTX version'; "
-                "updating is recommended."
-            )
-        else:
-            note = (
-                f"It can still run through CUDA {major}.x minor-version compatibility, but code "
-                "built for the newer CUDA (PTX compiled just in time, ptxas) may fail with "
-                "'unsupported PTX version'; updating is recommended."
-            )
+        note = Step("driver.minor_version_compat", {"major": major, "compat": requirement.compat})
     else:
         return None
     params = _driver_params(ctx, inv, requirement)
     params.update({
         "driver": driver,
-        "driver_cuda": driver_cuda or "an unknown version",
+        "driver_cuda": driver_cuda or msg("driver.phrase.unknown_version"),
         "cuda": cuda,
         "min_driver": requirement.minimum,
         "compat": requirement.compat,
-        "note": note,
+        "note": note.message if note else "",
     })
     evidence = f"driver {driver}" + (f", CUDA {driver_cuda}" if driver_cuda else "") + (
         f"; CUDA {cuda} needs {requirement.toolkit or '?'} (toolkit)"
@@ -603,7 +595,7 @@ def _too_old_finding(ctx: CheckContext, inv: Inventory, driver: str, driver_cuda
     )
     fix = _install_driver_fix(ctx, params)
     if note:  # why it fails or only warns comes first, before the steps that fix it
-        fix = replace(fix, steps=(Step("text", {"text": note.strip()}), *fix.steps))
+        fix = replace(fix, steps=(note, *fix.steps))
     return Finding("driver_too_old", severity, params, evidence, fix)
 
 
@@ -615,22 +607,21 @@ def _wsl_findings(ctx: CheckContext, inv: Inventory, working: bool) -> list[Find
     distro = host.getenv("WSL_DISTRO_NAME") or "<distro>"
     if host.platform.wsl == 1:
         return [_wsl_finding(
-            "this distro runs on WSL 1, which has no GPU access; convert it to WSL 2",
+            msg("driver.phrase.wsl1"),
             "fail", f"platform: WSL 1 ({host.platform.release})",
             commands=(f"wsl --set-version {distro} 2", "wsl --update"),
         )]
     if not host.exists("/dev/dxg"):
         return [_wsl_finding(
-            "/dev/dxg is missing, so GPU paravirtualisation is off (old Windows build or WSL "
-            "kernel, or no current NVIDIA driver on Windows)",
+            msg("driver.phrase.no_dxg", device="/dev/dxg"),
             "fail", "/dev/dxg does not exist",
             commands=("wsl --update", "wsl --shutdown"),
         )]
     findings = []
-    if not host.exists(f"{WSL_LIB}/libcuda.so.1"):
+    libcuda = f"{WSL_LIB}/libcuda.so.1"
+    if not host.exists(libcuda):
         findings.append(_wsl_finding(
-            f"{WSL_LIB}/libcuda.so.1 is missing: the Windows NVIDIA driver does not provide CUDA "
-            "to WSL (install a current Windows driver)",
+            msg("driver.phrase.no_wsl_libcuda", path=libcuda),
             "fail", f"{WSL_LIB}: {', '.join(host.listdir(WSL_LIB)) or 'empty or absent'}",
             commands=("wsl --update", "wsl --shutdown"),
         ))
@@ -639,27 +630,25 @@ def _wsl_findings(ctx: CheckContext, inv: Inventory, working: bool) -> list[Find
         findings.append(_linux_driver_in_wsl(ctx, shadows, "warn" if working else "fail"))
     if not findings and not working:
         findings.append(_wsl_finding(
-            f"/dev/dxg and {WSL_LIB}/libcuda.so.1 exist, but NVML cannot reach the driver "
-            "(update the Windows NVIDIA driver)",
+            msg("driver.phrase.wsl_nvml_unreachable", device="/dev/dxg", path=libcuda),
             "fail", _nvml_evidence(inv) or None, commands=("wsl --update", "wsl --shutdown"),
         ))
     return findings
 
 
-def _wsl_finding(detail: str, severity: str, evidence: Optional[str],
+def _wsl_finding(detail: Message, severity: str, evidence: Optional[str],
                  commands: tuple[str, ...] = (), steps: tuple[Step, ...] = ()) -> Finding:
+    """``steps`` replace the default ones and run ``commands`` themselves, where they fit."""
     default_steps = (
-        Step("text", {"text": "Install or update the NVIDIA driver on Windows (the normal Game "
-                              "Ready/Studio driver includes WSL support)."}),
-        Step("text", {"text": "In a Windows terminal run the commands below, then open the "
-                              "distro again."}),
+        Step("driver.install_on_windows"),
+        Step("driver.run_in_windows_terminal"),
+        *(Step("run", {"command": c}) for c in commands),
     )
     return Finding(
         "wsl_gpu_missing", severity, {"detail": detail}, evidence,
         Fix(
-            steps=(steps or default_steps) + tuple(Step("run", {"command": c}) for c in commands),
-            links=(Link("NVIDIA CUDA on WSL user guide", WSL_GUIDE_URL),
-                   Link("NVIDIA driver downloads", knowledge.driver_download_url())),
+            steps=steps or default_steps,
+            links=(Link(msg("link.driver.wsl_guide"), WSL_GUIDE_URL), _download_link()),
             commands=commands,
         ),
     )
@@ -671,14 +660,12 @@ def _linux_driver_in_wsl(ctx: CheckContext, shadows: list[str], severity: str) -
         commands = ("sudo apt-get remove --purge 'nvidia-driver-*' 'libnvidia-compute-*' "
                     "'nvidia-utils-*'",)
     steps = (
-        Step("text", {"text": "Remove the Linux NVIDIA driver packages from this distro (keep "
-                              "only a WSL cuda-toolkit without driver, if you need nvcc)."}),
+        Step("driver.remove_linux_driver"),
         *(Step("run", {"command": c}) for c in commands),
-        Step("text", {"text": "Then run 'wsl --shutdown' in a Windows terminal and open the "
-                              "distro again."}),
+        Step("driver.wsl_shutdown"),
     )
     return _wsl_finding(
-        "a Linux NVIDIA driver is installed inside WSL and shadows the one Windows provides",
+        msg("driver.phrase.linux_driver_in_wsl"),
         severity, "found: " + ", ".join(shadows), commands=commands, steps=steps,
     )
 
@@ -689,10 +676,10 @@ def _container_findings(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]
         return []  # not a container, or the host has no NVIDIA GPU to pass through
     nodes = facts.get("device_nodes") or []
     if not nodes:
-        detail = " (no /dev/nvidia* devices inside it)"
+        detail = msg("driver.phrase.container_no_devices")
     elif inv.nvml_error == "library_not_found":
-        detail = (" (/dev/nvidia* exist, but the driver libraries were not mounted: "
-                  "NVIDIA_DRIVER_CAPABILITIES may lack compute,utility)")
+        detail = msg("driver.phrase.container_no_libraries",
+                     variable="NVIDIA_DRIVER_CAPABILITIES", value="compute,utility")
     else:
         return []
     command = "docker run --gpus all <image>"
@@ -701,13 +688,12 @@ def _container_findings(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]
         _nvml_evidence(inv) or None,
         Fix(
             steps=(
-                Step("text", {"text": "On the host: install the NVIDIA driver and the NVIDIA "
-                                      "Container Toolkit."}),
+                Step("driver.container_host_setup"),
                 Step("run", {"command": command}),
-                Step("text", {"text": "Kubernetes: request nvidia.com/gpu in the pod's resources "
-                                      "(NVIDIA device plugin)."}),
+                Step("driver.kubernetes_gpu",
+                     {"resource": "nvidia.com/gpu", "plugin": "NVIDIA device plugin"}),
             ),
-            links=(Link("NVIDIA Container Toolkit install guide", CONTAINER_TOOLKIT_URL),),
+            links=(Link(msg("link.driver.container_toolkit"), CONTAINER_TOOLKIT_URL),),
             commands=(command,),
         ),
     )]
