@@ -250,7 +250,7 @@ def test_windows_tf_211_plus_is_not_applicable():
     target = knowledge.choose_target("windows", installed="2.15.0")
     result, cudnn_result = run(m, target)
     assert result.status == NOT_APPLICABLE and cudnn_result.status == NOT_APPLICABLE
-    assert "2.15" in result.summary
+    assert "2.15" in result.summary_text()
     assert result.facts["installs"]  # still listed for the GUI
 
 
@@ -417,7 +417,7 @@ def test_linux_pip_target_without_environment_is_not_applicable():
     m.linux_toolkit("12.2")
     result, _ = run(m, knowledge.choose_target("wsl2"))
     assert result.status == NOT_APPLICABLE
-    assert "tensorflow[and-cuda]" in result.summary
+    assert "tensorflow[and-cuda]" in result.summary_text()
     assert result.facts["installs"][0]["version"] == "12.2.0"
 
 
@@ -492,7 +492,7 @@ def test_without_an_nvidia_gpu_the_findings_only_inform():
     # "TensorFlow needs CUDA 11.2" is false without a GPU, and its install steps would
     # contradict the gpu layer's CPU-only advice: the summary says what was found
     assert result.findings == []
-    assert result.summary.startswith("no NVIDIA GPU; ")
+    assert result.summary_text().startswith("no NVIDIA GPU; ")
 
 
 def test_older_toolkit_on_ld_library_path_shadows_the_wheel_runtime():
@@ -520,7 +520,7 @@ def test_pip_target_served_by_a_system_toolkit_on_the_library_path():
     assert target.pip_cuda and target.cuda == "12.2"
     result, _ = run(m, target, exe)
     assert result.status == OK, result.findings
-    assert "/usr/local/cuda-12.2/lib64" in result.summary
+    assert "/usr/local/cuda-12.2/lib64" in result.summary_text()
 
 
 def test_reg_sz_path_does_not_expand_variables():

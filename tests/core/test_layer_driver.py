@@ -438,7 +438,7 @@ def test_readable_sysfs_without_display_devices_means_no_gpu() -> None:
     host = ReplayHost(make_profile("linux", files=files))
     ctx = CheckContext(host=host, target=knowledge.choose_target("linux"))
     gpu_result = gpu.check(ctx)
-    assert gpu_result.findings[0].params["where"] == " (no NVIDIA PCI device)"
+    assert str(gpu_result.findings[0].params["where"]) == " (no NVIDIA PCI device)"
 
 
 def test_windows_driver_bound_but_nvml_dll_missing() -> None:

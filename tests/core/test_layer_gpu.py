@@ -10,6 +10,7 @@ import pytest
 from wizard.core import knowledge
 from wizard.core.host import ReplayHost
 from wizard.core.layers import CheckContext, gpu
+from wizard.core.messages import render
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, LayerResult
 
 SMI_QUERY = [
@@ -64,7 +65,7 @@ def nvml_ok(*gpus: dict[str, Any], driver: str = "516.94", cuda: int = 11070) ->
 def test_nvml_gpu_summary_and_facts() -> None:
     result = run_gpu(make_profile(nvml=nvml_ok(LAPTOP_3070TI), pci=(INTEL_IGPU, NVIDIA_PCI)))
     assert result.status == OK
-    assert result.summary == "NVIDIA GeForce RTX 3070 Ti Laptop GPU, compute 8.6, 8 GiB"
+    assert result.summary_text() == "NVIDIA GeForce RTX 3070 Ti Laptop GPU, compute 8.6, 8 GiB"
     assert result.findings == []
     facts = result.facts
     assert facts["source"] == "nvml"
@@ -87,8 +88,8 @@ def test_two_gpus_summary() -> None:
     second = dict(LAPTOP_3070TI, index=1, name="NVIDIA RTX A6000", compute_capability=[8, 6],
                   memory_total_bytes=51527024640)
     result = run_gpu(make_profile(nvml=nvml_ok(LAPTOP_3070TI, second)))
-    assert result.summary.startswith("2 GPUs: NVIDIA GeForce RTX 3070 Ti Laptop GPU")
-    assert "NVIDIA RTX A6000, compute 8.6, 48 GiB" in result.summary
+    assert result.summary_text().startswith("2 GPUs: NVIDIA GeForce RTX 3070 Ti Laptop GPU")
+    assert "NVIDIA RTX A6000, compute 8.6, 48 GiB" in result.summary_text()
     assert result.facts["hybrid_graphics"] is False
 
 
@@ -100,7 +101,7 @@ def test_nvml_error_falls_back_to_nvidia_smi() -> None:
     assert result.status == OK
     assert result.facts["source"] == "nvidia-smi"
     assert result.facts["nvidia_smi"]["status"] == "ok"
-    assert result.summary == "NVIDIA GeForce RTX 3060, compute 8.6, 12 GiB"
+    assert result.summary_text() == "NVIDIA GeForce RTX 3060, compute 8.6, 12 GiB"
     assert result.facts["gpus"][0]["compute_capability_source"] == "nvidia-smi"
 
 
@@ -114,7 +115,7 @@ def test_old_nvidia_smi_without_compute_cap_field_is_retried() -> None:
     assert result.facts["source"] == "nvidia-smi"
     assert entry["compute_capability"] == "6.1"  # from the spec table, by name
     assert entry["compute_capability_source"] == "spec"
-    assert result.summary == "NVIDIA GeForce GTX 1060 6GB, compute 6.1, 6 GiB"
+    assert result.summary_text() == "NVIDIA GeForce GTX 1060 6GB, compute 6.1, 6 GiB"
 
 
 def test_no_driver_falls_back_to_pci_with_chip_compute_capability() -> None:
@@ -126,7 +127,7 @@ def test_no_driver_falls_back_to_pci_with_chip_compute_capability() -> None:
     assert entry["compute_capability"] == "8.6"
     assert entry["pci_driver"] is None
     assert result.status == OK  # the card is fine; the driver layer reports the missing driver
-    assert "found on the PCI bus" in result.summary
+    assert "found on the PCI bus" in result.summary_text()
     assert result.facts["nvidia_smi"]["status"] == "not_found"
 
 
@@ -148,7 +149,7 @@ def test_windows_code_28_card_has_unknown_compute_capability() -> None:
     assert result.status == WARN
     assert result.facts["gpus"][0]["compute_capability"] is None
     assert result.facts["gpus"][0]["pci_problem"] == "code 28: drivers not installed"
-    assert "compute capability unknown until the driver is installed" in result.summary
+    assert "compute capability unknown until the driver is installed" in result.summary_text()
 
 
 def test_nvml_without_gpus_uses_pci() -> None:
@@ -170,10 +171,10 @@ def test_no_nvidia_pci_device() -> None:
     assert result.status == FAIL
     (finding,) = result.findings
     assert finding.code == "no_nvidia_gpu"
-    assert finding.params["where"] == " (no NVIDIA PCI device)"
+    assert render(finding.params["where"]) == " (no NVIDIA PCI device)"
     assert "Intel(R) UHD Graphics" in finding.evidence
     assert finding.fix.steps and finding.fix.links
-    assert result.summary == "no NVIDIA GPU found (only Intel(R) UHD Graphics)"
+    assert result.summary_text() == "no NVIDIA GPU found (only Intel(R) UHD Graphics)"
     assert "(no NVIDIA PCI device)" in finding.message()
 
 
@@ -196,7 +197,7 @@ def test_broken_driver_and_unreadable_pci_is_unknown() -> None:
 def test_wsl_without_gpu_defers_to_the_driver_layer() -> None:
     result = run_gpu(make_profile("linux", wsl=2))
     assert result.status == UNKNOWN
-    assert "WSL" in result.summary
+    assert "WSL" in result.summary_text()
 
 
 def test_maxwell_gpu_is_too_old_for_current_tf() -> None:
@@ -221,7 +222,7 @@ def test_kepler_on_windows_tf_2_10_is_fine_but_fermi_era_is_not() -> None:
     (finding,) = result.findings
     assert finding.severity == "fail"
     assert finding.params["fitting_tf"] is None
-    assert finding.params["advice"].startswith("none does")
+    assert str(finding.params["advice"]).startswith("none does")
     # the fix summary says it; no step repeats it (or starts in lower case)
     assert "(none does: " in finding.fix_summary() and finding.fix.steps == ()
 
@@ -268,7 +269,7 @@ def test_nvidia_smi_two_gpus_and_not_available_fields() -> None:
     assert first["memory_gib"] == 24.0
     assert second["memory_total_bytes"] is None
     assert second["compute_capability"] == "8.9"  # not reported: taken from the spec table
-    assert result.summary == (
+    assert result.summary_text() == (
         "2 GPUs: NVIDIA GeForce RTX 4090, compute 8.9, 24 GiB; NVIDIA GeForce RTX 4090, compute 8.9"
     )
 
@@ -300,7 +301,7 @@ def test_a_gpu_nvml_cannot_open_is_a_warning() -> None:
     lost = {"index": 1, "name": None, "error": "unknown: GPU is lost"}
     result = run_gpu(make_profile("linux", nvml=nvml_ok(LAPTOP_3070TI, lost)))
     assert result.status == WARN
-    assert "GPU 1: NVML cannot open it (unknown: GPU is lost)" in result.summary
+    assert "GPU 1: NVML cannot open it (unknown: GPU is lost)" in result.summary_text()
 
 
 def test_public_nvidia_smi_argv_matches_the_call() -> None:
@@ -313,3 +314,4 @@ def test_no_compute_capability_verdict_for_a_target_without_gpu_build() -> None:
     result = run_gpu(make_profile(nvml=nvml_ok(gtx680)), tf="2.15")
     assert result.facts["min_compute_capability"] is None
     assert result.findings == []
+

@@ -168,3 +168,14 @@ def test_windows_powershell_missing_or_hung() -> None:
 def test_windows_problem_codes(code, text) -> None:
     problem = pci.windows_problem(code)
     assert problem == text if text is None else problem.startswith(text)
+
+
+@pytest.mark.parametrize("number", sorted(pci.WINDOWS_PROBLEMS))
+def test_every_windows_problem_has_a_message_in_the_same_english(number: int) -> None:
+    """A profile keeps Device Manager's problem as raw English text; where a layer shows it, the
+    catalogue's ``driver.device_problem.code_<N>`` says the same in every language."""
+    from wizard.core import messages
+
+    message_id = f"driver.device_problem.code_{number}"
+    assert messages.template(message_id) == pci.windows_problem(number)
+    assert messages.template(message_id, "zh_CN") != messages.template(message_id)

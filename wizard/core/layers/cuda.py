@@ -21,6 +21,7 @@ from typing import Any, Optional
 from wizard.core import cuda_installs, knowledge
 from wizard.core.cuda_installs import CudaDiscovery, CudaInstall, version_tuple
 from wizard.core.layers import CheckContext
+from wizard.core.messages import msg
 from wizard.core.model import (
     NOT_APPLICABLE,
     OK,
@@ -64,12 +65,11 @@ def check(ctx: CheckContext) -> LayerResult:
     if not target.gpu_supported:
         return LayerResult(
             "cuda", NOT_APPLICABLE,
-            f"not needed: TensorFlow {target.tensorflow} has no GPU build on native Windows",
-            facts,
+            msg("cuda.summary.no_windows_gpu_build", tensorflow=target.tensorflow), facts,
         )
     if not target.cuda:
         return LayerResult("cuda", NOT_APPLICABLE,
-                           f"TensorFlow {target.tensorflow} names no CUDA version", facts)
+                           msg("cuda.summary.no_cuda_named", tensorflow=target.tensorflow), facts)
     if target.pip_cuda and not ctx.host.is_windows:
         result = _check_pip(ctx, found, facts)
     else:
@@ -91,7 +91,8 @@ def without_gpu(ctx: CheckContext, result: LayerResult) -> LayerResult:
         return result
     findings = [replace(f, severity="info", fix=Fix()) for f in result.findings
                 if f.code not in _NOT_NEEDED_WITHOUT_GPU]
-    return LayerResult(result.layer, NOT_APPLICABLE, f"no NVIDIA GPU; {result.summary}",
+    return LayerResult(result.layer, NOT_APPLICABLE,
+                       msg("cuda.summary.without_gpu", summary=result.summary),
                        result.facts, findings)
 
 
@@ -117,8 +118,7 @@ def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -
     if env is None:
         return LayerResult(
             "cuda", NOT_APPLICABLE,
-            f"no system CUDA Toolkit needed: TensorFlow {target.tensorflow} brings CUDA "
-            f"{target.cuda} as pip wheels (tensorflow[and-cuda])",
+            msg("cuda.summary.pip_brings_cuda", tensorflow=target.tensorflow, cuda=target.cuda),
             facts,
         )
     wheel = found.pip_runtime()
@@ -130,15 +130,16 @@ def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -
             (i for i in found.installs if i.kind == "conda" and i.provides(target.cuda)), None
         )
         if conda_ok is not None:
-            summary = f"CUDA {conda_ok.version} from the conda environment {env.prefix}"
+            summary = msg("cuda.summary.from_conda", version=conda_ok.version,
+                          prefix=env.prefix)
             return LayerResult("cuda", NOT_APPLICABLE, summary, facts)
         system = found.loader_first(str(target.cuda))
         if system is not None:
             # No wheels, but a system toolkit on the library path serves the build.
             install, entry, _name = system
             findings = _version_findings(ctx, found, install, entry.path)
-            summary = (f"CUDA {install.version or '?'} from {entry.path} ({entry.origin}); "
-                       f"no CUDA wheels in {env.prefix}")
+            summary = msg("cuda.summary.system_without_wheels", version=install.version or "?",
+                          dir=entry.path, origin=entry.origin, prefix=env.prefix)
             return LayerResult("cuda", worst_status(findings, OK), summary, facts, findings)
         findings.append(Finding(
             "cuda_not_installed", severity,
@@ -147,10 +148,10 @@ def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -
             evidence=f"no nvidia-cuda-runtime wheel in {', '.join(env.site_packages) or env.prefix}"
             + (f" (TensorFlow {env.tensorflow} is installed without [and-cuda])"
                if env.tensorflow else ""),
-            fix=Fix(steps=(Step("run", {"command": command}),), links=(Link(
-                "TensorFlow: install with pip", TF_PIP_URL),), commands=(command,)),
+            fix=Fix(steps=(Step("run", {"command": command}),),
+                    links=(Link(msg("link.cuda.tf_pip"), TF_PIP_URL),), commands=(command,)),
         ))
-        summary = f"no CUDA wheels in {env.prefix}"
+        summary = msg("cuda.summary.no_wheels", prefix=env.prefix)
         return LayerResult("cuda", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
     if not wheel.provides(target.cuda):
         findings.append(Finding(
@@ -159,13 +160,13 @@ def _check_pip(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any]) -
                     "path": wheel.path},
             evidence=f"{wheel.package or 'CUDA wheel'} {wheel.version} in {wheel.lib_dir}",
             fix=Fix(steps=(Step("run", {"command": command}),),
-                    links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                    links=(Link(msg("link.cuda.tf_pip"), TF_PIP_URL),),
                     commands=(command,)),
         ))
     else:
         findings.extend(_library_path_shadows(ctx, found, wheel))
-    summary = (f"no system CUDA Toolkit needed: CUDA {wheel.version} from "
-               f"{wheel.package or 'pip wheels'} in {env.prefix}")
+    summary = msg("cuda.summary.from_wheels", version=wheel.version,
+                  package=wheel.package or None, prefix=env.prefix)
     return LayerResult("cuda", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
 
 
@@ -192,7 +193,7 @@ def _library_path_shadows(ctx: CheckContext, found: CudaDiscovery, wheel: CudaIn
         fix=Fix(steps=(Step("move_path_entry", {"dir": wheel_dir, "other": entry.path,
                                                 "variable": "LD_LIBRARY_PATH"}),
                        Step("new_terminal")),
-                links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                links=(Link(msg("link.cuda.tf_pip"), TF_PIP_URL),),
                 action="set_env",
                 action_params={"name": "LD_LIBRARY_PATH", "remove": entry.path}),
     )]
@@ -222,9 +223,9 @@ def _check_toolkit(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any
         findings.extend(_version_findings(ctx, found, install, first[1].path))
         findings.extend(_terminal_findings(ctx, found))
         status = worst_status(findings, OK)
-        summary = f"CUDA {install.version or '?'} in {install.path}, found by the loader"
-        if status == OK and host.is_windows and found.loader_new is not None:
-            summary += " (also in a new terminal)"
+        new_terminal = status == OK and host.is_windows and found.loader_new is not None
+        summary = msg("cuda.summary.found_new_terminal" if new_terminal else "cuda.summary.found",
+                      version=install.version or "?", path=install.path)
         return LayerResult("cuda", status, summary, facts, findings)
     candidates = [i for i in found.installs if i.exists and i.provides(cuda)]
     if candidates:
@@ -233,23 +234,24 @@ def _check_toolkit(ctx: CheckContext, found: CudaDiscovery, facts: dict[str, Any
             findings.extend(_version_findings(ctx, found, best, None))
         findings.append(_not_on_path(ctx, found, best))
         status = worst_status(findings, OK)
-        return LayerResult("cuda", status,
-                           f"CUDA {best.version or '?'} in {best.path} is not on the loader path",
-                           facts, findings)
+        summary = msg("cuda.summary.not_on_path", version=best.version or "?", path=best.path)
+        return LayerResult("cuda", status, summary, facts, findings)
     broken = [i for i in found.installs if i.exists and i.kind == "toolkit" and not i.cudart
               and _same_series(i.version, cuda)]
     if broken:
         findings.append(_cudart_missing(ctx, broken[0]))
-        summary = f"CUDA {broken[0].version} in {broken[0].path} has no CUDA runtime"
+        summary = msg("cuda.summary.no_runtime", version=broken[0].version,
+                      path=broken[0].path)
         return LayerResult("cuda", worst_status(findings, OK), summary, facts, findings)
     others = [i for i in found.installs if i.exists and (i.cudart or i.kind == "toolkit")]
     if others:
         findings.append(_mismatch(ctx, others[0], "fail", others))
-        versions = ", ".join(sorted({i.version or "?" for i in others}))
-        summary = f"CUDA {versions} installed; TensorFlow {target.tensorflow} needs {cuda}"
+        versions = sorted({i.version or "?" for i in others})
+        summary = msg("cuda.summary.other_versions", versions=versions,
+                      tensorflow=target.tensorflow, cuda=cuda)
         return LayerResult("cuda", worst_status(findings, OK), summary, facts, findings)
     findings.append(_not_installed(ctx, found))
-    return LayerResult("cuda", worst_status(findings, OK), "no CUDA Toolkit found", facts,
+    return LayerResult("cuda", worst_status(findings, OK), msg("cuda.summary.not_found"), facts,
                        findings)
 
 
@@ -267,7 +269,7 @@ def _cudart_missing(ctx: CheckContext, install: CudaInstall) -> Finding:
         evidence=(f"{install.path} ({', '.join(install.sources)}, version from "
                   f"{install.version_source}) has no {name} in {lib_dir}"),
         fix=Fix(
-            steps=(Step("download", {"what": f"CUDA Toolkit {cuda}", "url": url}),
+            steps=(Step("download", {"what": msg("cuda.phrase.toolkit", cuda=cuda), "url": url}),
                    Step("install_cuda", {"cuda": cuda}), Step("new_terminal")),
             links=_cuda_links(ctx, cuda),
         ),
@@ -326,7 +328,7 @@ def _mismatch(ctx: CheckContext, install: CudaInstall, severity: str, found: lis
         action, action_params = "set_env", {"name": variable, "prepend": shadowed.lib_dir}
     else:
         url = knowledge.cuda_download_url(cuda, os_kind)
-        steps.append(Step("download", {"what": f"CUDA Toolkit {cuda}", "url": url}))
+        steps.append(Step("download", {"what": msg("cuda.phrase.toolkit", cuda=cuda), "url": url}))
         steps.append(Step("install_cuda", {"cuda": cuda}))
         default = _default_toolkit_dir(ctx, cuda)
         steps.append(Step("add_to_path", {"dir": _lib_dir_of(ctx, default), "variable": variable}))
@@ -424,7 +426,7 @@ def _not_installed(ctx: CheckContext, found: CudaDiscovery) -> Finding:
     default = _default_toolkit_dir(ctx, cuda)
     variable = "PATH" if windows else "LD_LIBRARY_PATH"
     steps = [
-        Step("download", {"what": f"CUDA Toolkit {cuda}", "url": url}),
+        Step("download", {"what": msg("cuda.phrase.toolkit", cuda=cuda), "url": url}),
         Step("install_cuda", {"cuda": cuda}),
         Step("add_to_path", {"dir": _lib_dir_of(ctx, default), "variable": variable}),
     ]
@@ -480,6 +482,7 @@ def _cuda_links(ctx: CheckContext, cuda: str) -> tuple[Link, ...]:
     os_kind = ctx.host.platform.os_kind
     guide = {"windows": CUDA_WINDOWS_GUIDE, "wsl2": CUDA_WSL_GUIDE}.get(os_kind, CUDA_LINUX_GUIDE)
     return (
-        Link(f"CUDA Toolkit {cuda} download (archive)", knowledge.cuda_download_url(cuda, os_kind)),
-        Link("CUDA installation guide", guide),
+        Link(msg("link.cuda.toolkit_download", cuda=cuda),
+             knowledge.cuda_download_url(cuda, os_kind)),
+        Link(msg("link.cuda.install_guide"), guide),
     )

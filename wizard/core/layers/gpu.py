@@ -16,7 +16,19 @@ from wizard.core.host import CommandResult, Host
 from wizard.core.host.nvml import is_laptop_name
 from wizard.core.host.pci import NVIDIA, SYSFS_PCI_DEVICES
 from wizard.core.layers import CheckContext
-from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Fix, LayerResult, Link, Step
+from wizard.core.messages import Message, msg
+from wizard.core.model import (
+    FAIL,
+    OK,
+    UNKNOWN,
+    WARN,
+    Finding,
+    Fix,
+    LayerResult,
+    Link,
+    Step,
+    Text,
+)
 
 CUDA_GPUS_URL = "https://developer.nvidia.com/cuda-gpus"
 SMI_TIMEOUT = 20.0
@@ -398,8 +410,9 @@ def _cc_finding(ctx: CheckContext, gpu: dict[str, Any], min_cc: str, severity: s
     tf = ctx.target.tensorflow
     fitting = newest_tf_for_cc(cc, ctx.host.platform.os_kind)
     commands: tuple[str, ...] = ()
+    advice: Message
     if fitting:
-        advice = f"TensorFlow {fitting} is the newest release whose GPU build still supports it"
+        advice = msg("gpu.phrase.newest_tf_for_cc", fitting=fitting)
         try:
             commands = (knowledge.install_command(fitting, ctx.host.platform.os_kind),)
         except (ValueError, KeyError):
@@ -407,9 +420,8 @@ def _cc_finding(ctx: CheckContext, gpu: dict[str, Any], min_cc: str, severity: s
     else:
         # worded to follow the fix summary's "Use a TensorFlow release that supports ... (":
         # the summary alone says it, a step would only repeat it
-        advice = ("none does: every TensorFlow GPU build in the table needs a newer GPU; use "
-                  "the CPU, a newer GPU, or build TensorFlow from source")
-    steps = [Step("text", {"text": advice + "."})] if fitting else []
+        advice = msg("gpu.phrase.no_tf_for_cc")
+    steps = [Step("gpu.newest_tf_for_cc", {"fitting": fitting})] if fitting else []
     if commands:
         steps.append(Step("run", {"command": commands[0]}))
     return Finding(
@@ -424,15 +436,15 @@ def _cc_finding(ctx: CheckContext, gpu: dict[str, Any], min_cc: str, severity: s
         f"(from {gpu.get('compute_capability_source') or 'unknown'})",
         fix=Fix(
             steps=tuple(steps),
-            links=(Link("NVIDIA: CUDA GPUs and their compute capability", CUDA_GPUS_URL),),
+            links=(Link(msg("link.gpu.cuda_gpus_cc"), CUDA_GPUS_URL),),
             commands=commands,
         ),
     )
 
 
-def _excluded_note(cc: str, min_cc: str) -> str:
+def _excluded_note(cc: str, min_cc: str) -> Text:
     if min_cc != "?" and _cc_tuple(cc) >= _cc_tuple(min_cc):
-        return f", and its build leaves out compute capability {cc}"
+        return msg("gpu.phrase.cc_left_out", cc=cc)
     return ""
 
 
@@ -463,66 +475,61 @@ def _known_tf_series(os_kind: str) -> list[str]:
 
 def _no_gpu(ctx: CheckContext, inv: Inventory, facts: dict[str, Any]) -> LayerResult:
     if ctx.host.platform.os_kind == "wsl2" or ctx.host.platform.wsl:
-        return LayerResult(
-            "gpu", UNKNOWN,
-            "no GPU visible inside WSL; the Windows NVIDIA driver provides it (see the driver "
-            "layer)", facts,
-        )
-    others = ", ".join(str(d.get("name")) for d in inv.other_adapters)
+        return LayerResult("gpu", UNKNOWN, msg("gpu.summary.wsl_no_gpu"), facts)
+    other_names = [str(d.get("name")) for d in inv.other_adapters]
+    others = ", ".join(other_names)
     if not inv.pci_known:  # the PCI list could not be read: only the driver's silence is known
         driver_broken = inv.nvml_error in ("driver_not_loaded", "driver_library_mismatch",
                                            "no_permission")
         smi_broken = inv.smi is not None and inv.smi.status not in ("not_found", "no_devices")
         if driver_broken or smi_broken:
-            return LayerResult(
-                "gpu", UNKNOWN,
-                "no GPU listed: NVIDIA driver software is present but not working (see the driver "
-                "layer)", facts,
-            )
-    where = " (no NVIDIA PCI device)" if inv.pci_known else (
-        " (NVML and nvidia-smi found no driver, and no display device was listed)"
-    )
+            return LayerResult("gpu", UNKNOWN, msg("gpu.summary.driver_not_working"), facts)
+    where = msg("gpu.phrase.no_pci_device") if inv.pci_known else msg("gpu.phrase.nothing_listed")
     finding = Finding(
         "no_nvidia_gpu",
         severity="fail",
         params={"where": where, "others": others or None},
         evidence=f"display devices: {others}" if others else "no display device was listed",
         fix=Fix(
-            steps=(
-                Step("text", {"text": "If this machine has an NVIDIA GPU, make sure it is enabled "
-                                      "in the BIOS/UEFI (hybrid graphics or MUX switch settings) "
-                                      "and seated/powered, then check again."}),
-                Step("text", {"text": "Otherwise TensorFlow runs on the CPU only; GPU training "
-                                      "needs a machine with a CUDA-capable NVIDIA GPU."}),
-            ),
-            links=(Link("NVIDIA: CUDA-capable GPUs", CUDA_GPUS_URL),),
+            steps=(Step("gpu.enable_in_bios"), Step("gpu.cpu_only")),
+            links=(Link(msg("link.gpu.cuda_gpus"), CUDA_GPUS_URL),),
         ),
     )
-    summary = "no NVIDIA GPU found" + (f" (only {others})" if others else "")
+    summary = msg("gpu.summary.no_gpu", others=other_names or None)
     return LayerResult("gpu", FAIL, summary, facts, [finding])
 
 
-def _summary(inv: Inventory) -> str:
+def _summary(inv: Inventory) -> Message:
     parts = [_gpu_summary(g, inv.source) for g in inv.gpus]
     if len(parts) == 1:
         return parts[0]
-    return f"{len(parts)} GPUs: " + "; ".join(parts)
+    return msg("gpu.summary.gpus", count=len(parts), gpus=_semicolon_list(parts))
 
 
-def _gpu_summary(gpu: dict[str, Any], source: Optional[str]) -> str:
-    bits = [str(gpu["name"])]
+def _semicolon_list(parts: list[Message]) -> Message:
+    """``a; b; c`` (each part holds commas of its own, so not the language's list separator)."""
+    if len(parts) == 1:
+        return parts[0]
+    return msg("gpu.phrase.semicolon_list", first=parts[0], rest=_semicolon_list(parts[1:]))
+
+
+def _gpu_summary(gpu: dict[str, Any], source: Optional[str]) -> Message:
+    name = str(gpu["name"])
     if gpu.get("error"):  # NVML could not open this GPU (lost, reset needed, ...)
-        return f"{gpu['name']}: NVML cannot open it ({gpu['error']})"
+        return msg("gpu.summary.gpu_unopenable", name=name, error=gpu["error"])
+    shown: Text = name
     if source == "pci":
         # NVML could not answer: no driver, or one this user cannot reach (permissions, hung)
-        bits[0] += " (found on the PCI bus; the driver could not be queried)"
+        shown = msg("gpu.phrase.found_on_pci", name=name)
     if gpu["compute_capability"]:
-        bits.append(f"compute {gpu['compute_capability']}")
+        compute = msg("gpu.phrase.compute", cc=gpu["compute_capability"])
     elif source == "nvml":  # the driver answers, but not for this field (an odd or old GPU)
-        bits.append("compute capability not reported by the driver")
+        compute = msg("gpu.phrase.cc_not_reported")
     else:
-        bits.append("compute capability unknown until the driver is installed")
+        compute = msg("gpu.phrase.cc_unknown_until_driver")
+    memory = None
     if gpu.get("memory_gib"):
         gib = gpu["memory_gib"]
-        bits.append(f"{int(gib) if float(gib).is_integer() else gib} GiB")
-    return ", ".join(bits)
+        memory = f"{int(gib) if float(gib).is_integer() else gib}"
+    return msg("gpu.summary.gpu", name=shown, compute=compute, memory=memory)
+
