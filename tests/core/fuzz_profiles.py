@@ -143,7 +143,7 @@ def outcome(profile: dict[str, Any]) -> tuple[str, str]:
     if report.ready and failed:
         return "false_ready", ", ".join(layer.layer for layer in failed)
     if failed:
-        return "layer_traceback", "; ".join(layer.summary for layer in failed)
+        return "layer_traceback", "; ".join(str(layer.summary) for layer in failed)
     return "report", ""
 
 

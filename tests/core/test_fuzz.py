@@ -58,8 +58,8 @@ def test_a_layer_that_raises_fails_and_blocks_ready(
     finding = result.findings[0]
     assert finding.severity == "fail"
     # names the bug and where it was raised, for the bug report
-    assert "ValueError: simulated bug" in finding.params["error"]
-    assert "(at core/test_fuzz.py:" in finding.params["error"], finding.params["error"]
+    assert "ValueError: simulated bug" in str(finding.params["error"])
+    assert "(at core/test_fuzz.py:" in str(finding.params["error"])
     assert [other.layer for other in report.layers[:5]] == list(LAYER_MODULES)
 
 

@@ -1,14 +1,12 @@
-"""The tensorflow layer (and the PyTorch entry) over recorded probe outputs."""
+"""The tensorflow layer over recorded probe outputs."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Optional
 
 import pytest
 
 from wizard.core import knowledge
-from wizard.core.diagnose import run_check
 from wizard.core.host import ReplayHost
 from wizard.core.layers import CheckContext
 from wizard.core.layers import tensorflow as layer
@@ -106,7 +104,7 @@ def finding(result: LayerResult, code: str) -> Finding:
 def test_tf_on_the_gpu_is_ok() -> None:
     result = layer.check(context(make_probe("2.10.0"), system="windows", python=WIN_EXE))
     assert result.status == OK and result.findings == []
-    assert "RTX 3070 Ti" in result.summary
+    assert "RTX 3070 Ti" in str(result.summary)
     assert result.facts["gpus"][0]["compute_capability"] == [8, 6]
     assert result.facts["matmul"]["device"].endswith("GPU:0")
 
@@ -304,7 +302,7 @@ def test_without_any_nvidia_gpu_log_findings_are_only_informative() -> None:
     # the loader's complaint is a consequence of having no GPU: evidence, not a finding
     assert cuda.findings == [] and cuda.status == NOT_APPLICABLE
     assert "libcudart.so.11.0" in (ctx.results["gpu"].findings[0].evidence or "")
-    assert result.status == WARN and "this machine has none" in result.summary
+    assert result.status == WARN and "this machine has none" in str(result.summary)
 
 
 def test_without_any_nvidia_gpu_the_install_command_skips_the_cuda_wheels() -> None:
@@ -323,7 +321,7 @@ def test_summary_names_the_lower_layer_the_log_failed() -> None:
     ctx = context(make_probe("2.10.1", gpus=0, on="CPU", log=log, python="3.10.13"))
     result = layer.check(ctx)
     assert ctx.results["cuda"].status == FAIL
-    assert "fix the cuda layer first" in result.summary
+    assert "fix the cuda layer first" in str(result.summary)
 
 
 def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:
@@ -332,7 +330,7 @@ def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:
                                    "error": "InternalError: something odd"}
     result = layer.check(context(probe, system="windows", python=WIN_EXE))
     failed = finding(result, "gpu_computation_failed")
-    assert failed.params["step"] == "conv" and "something odd" in failed.params["error"]
+    assert str(failed.params["step"]) == "conv" and "something odd" in failed.params["error"]
 
 
 def test_import_failure_with_an_unknown_cause_shows_the_exception() -> None:
@@ -359,81 +357,6 @@ def test_probe_timeout_is_unknown_with_a_clear_finding() -> None:
     assert result.facts["stage"] == "import_tensorflow"
 
 
-# -- PyTorch -----------------------------------------------------------------------------------
-
-
-def torch_block(version: str = "2.13.0+cpu", cuda: Optional[str] = None, available: bool = False,
-                arch: Optional[list[str]] = None, devices: Optional[list] = None) -> dict:
-    return {"version": version, "cuda": cuda, "cudnn": None, "available": available,
-            "devices": devices or [], "arch_list": arch or [], "error": None}
-
-
-def pytorch_entry(ctx: CheckContext) -> LayerResult:
-    layer.check(ctx)
-    (entry,) = ctx.cache["extra_layers"]
-    assert entry.layer == "pytorch"
-    return entry
-
-
-def test_torch_cpu_build() -> None:
-    probe = make_probe(None, packages={"torch": "2.13.0+cpu"}, torch=torch_block(),
-                       python="3.11.7")
-    entry = pytorch_entry(context(probe))
-    cpu = finding(entry, "gpu_not_listed_cpu_only_package")
-    assert cpu.params["package"] == "torch" and "download.pytorch.org/whl/cu" in cpu.params[
-        "command"]
-    assert entry.status == FAIL
-
-
-def test_torch_cuda_newer_than_the_driver() -> None:
-    lower = {name: LayerResult(name, OK, "ok") for name in ("gpu", "cuda", "cudnn")}
-    lower["driver"] = LayerResult("driver", OK, "ok", facts={"cuda_driver_version": 12020,
-                                                             "driver_version": "535.104"})
-    probe = make_probe(None, torch=torch_block("2.13.0+cu130", cuda="13.0", available=False),
-                       python="3.11.7")
-    entry = pytorch_entry(context(probe, lower=lower))
-    old = finding(entry, "driver_too_old")
-    assert old.params["cuda"] == "13.0" and old.params["driver_cuda"] == "12.2"
-    assert old.params["min_driver"] not in ("", "?")
-
-
-def test_torch_build_without_the_gpu_arch() -> None:
-    lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
-    lower["gpu"] = LayerResult("gpu", OK, "ok", facts={
-        "gpus": [{"name": "NVIDIA GeForce GTX 1080", "compute_capability": "6.1"}]})
-    probe = make_probe(None, torch=torch_block(
-        "2.13.0+cu130", cuda="13.0", available=True,
-        arch=["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120"]),
-        python="3.11.7")
-    entry = pytorch_entry(context(probe, lower=lower))
-    unsupported = finding(entry, "compute_capability_unsupported")
-    assert unsupported.params["cc"] == "6.1" and unsupported.params["framework"] == "PyTorch"
-
-
-@pytest.mark.parametrize(
-    ("cc", "arch", "ok"),
-    [("8.6", ["sm_80"], True), ("8.6", ["sm_75", "sm_90"], False), ("8.9", ["compute_80"], True),
-     ("6.1", ["sm_75", "compute_75"], False), ("12.0", ["sm_120"], True), ("5.0", ["sm_50"], True)],
-)
-def test_arch_supported(cc: str, arch: list[str], ok: bool) -> None:
-    assert layer.arch_supported(cc, arch) is ok
-
-
-def test_run_check_appends_the_pytorch_entry() -> None:
-    profile = {
-        "format": "gpu-wizard/profile@1",
-        "platform": {"system": "linux", "release": "6.5", "wsl": None},
-        "nvml": {"error": "library_not_found"},
-        "pythons": [{"executable": LINUX_EXE, "probe": make_probe(
-            None, packages={"torch": "2.13.0+cpu"}, torch=torch_block(), python="3.11.7")}],
-    }
-    report = run_check(ReplayHost(copy.deepcopy(profile)))
-    names = [entry.layer for entry in report.layers]
-    assert names[:5] == ["gpu", "driver", "cuda", "cudnn", "tensorflow"] and names[5] == "pytorch"
-    assert "gpu_not_listed_cpu_only_package" in [f.code for f in report.layers[5].findings]
-    assert report.python == LINUX_EXE
-
-
 def test_conv_failure_explained_by_a_code_a_lower_layer_already_has() -> None:
     log = ("E tensorflow/stream_executor/cuda/cuda_dnn.cc:377] Loaded runtime CuDNN library: 8.0.5"
            " but source was compiled with: 8.1.0.\n")
@@ -447,4 +370,4 @@ def test_conv_failure_explained_by_a_code_a_lower_layer_already_has() -> None:
     result = layer.check(ctx)
     assert "gpu_computation_failed" not in codes(result)
     assert [f.code for f in ctx.results["cudnn"].findings] == ["cudnn_version_mismatch"]
-    assert result.status == WARN and "computation failed" in result.summary
+    assert result.status == WARN and "computation failed" in str(result.summary)

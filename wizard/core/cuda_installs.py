@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from wizard.core.envs import PythonEnv, tf_version
 from wizard.core.host import Host
 from wizard.core.host.windows import program_files, registry_path_entries
 
@@ -269,37 +270,6 @@ class CudaInstall:
         }
 
 
-@dataclass
-class PythonEnv:
-    """The chosen Python environment, as far as the libraries in it matter."""
-
-    executable: Optional[str]
-    prefix: str
-    version: Optional[str]
-    """``"3.9"``."""
-    site_packages: list[str]
-    conda: bool
-    packages: dict[str, Optional[str]]
-    """Distribution name -> version, from the probe and the ``*.dist-info`` folders."""
-    conda_packages: dict[str, str] = field(default_factory=dict)
-    """conda package name -> version, from ``conda-meta``."""
-    tensorflow: Optional[str] = None
-    """The TF version installed there, if any."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "executable": self.executable,
-            "prefix": self.prefix,
-            "python": self.version,
-            "site_packages": list(self.site_packages),
-            "conda": self.conda,
-            "tensorflow": self.tensorflow,
-            "nvidia_packages": {k: v for k, v in sorted(self.packages.items())
-                                if k.startswith("nvidia-") and v},
-            "conda_packages": dict(sorted(self.conda_packages.items())),
-        }
-
-
 @dataclass(frozen=True)
 class LoaderDir:
     """One folder in the loader's search order and why it is there."""
@@ -385,7 +355,7 @@ class CudaDiscovery:
         facts: dict[str, Any] = {
             "installs": [i.to_dict() for i in self.installs],
             "loader_first": _first_dict(first),
-            "env": self.env.to_dict() if self.env else None,
+            "env": self.env.library_facts() if self.env else None,
             "nvcc": self.nvcc,
         }
         if self.host.is_windows:
@@ -484,8 +454,9 @@ def python_env(host: Host, python: Optional[str], probe: Optional[dict[str, Any]
                 if not packages.get(dist):
                     packages[dist] = match.group(2)
     conda_packages = _conda_packages(host, prefix) if conda else {}
-    tf = _installed_tf(probe, packages)
-    return PythonEnv(executable, prefix, version, site, conda, packages, conda_packages, tf)
+    return PythonEnv(executable, prefix=prefix, version=version, site_packages=site, conda=conda,
+                     packages=packages, conda_packages=conda_packages,
+                     tensorflow=tf_version(probe, packages))
 
 
 def _prefix_of(host: Host, executable: str) -> str:
@@ -536,17 +507,6 @@ def _conda_packages(host: Host, prefix: str) -> dict[str, str]:
         if match:
             packages[match.group(1).lower()] = match.group(2)
     return packages
-
-
-def _installed_tf(probe: Optional[dict[str, Any]], packages: dict[str, Optional[str]]
-                  ) -> Optional[str]:
-    tf_info = (probe or {}).get("tensorflow") if isinstance(probe, dict) else None
-    if isinstance(tf_info, dict) and tf_info.get("version"):
-        return str(tf_info["version"])
-    for name in ("tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel"):
-        if packages.get(name):
-            return str(packages[name])
-    return None
 
 
 # ------------------------------------------------------------------------------------------

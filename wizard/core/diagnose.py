@@ -13,11 +13,12 @@ import sysconfig
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from wizard.core import envs, knowledge
 from wizard.core.host import Host
-from wizard.core.layers import CheckContext, layer_checker
+from wizard.core.layers import CheckContext, layer_checker, optional_layers
+from wizard.core.messages import Message, msg
 from wizard.core.model import (
     FAIL,
     LAYERS,
@@ -69,14 +70,19 @@ def run_check(
             raise CheckCancelled()
         progress((index + 1) / (len(options.layers) + 1), name)
         ctx.results[name] = run_layer(name, ctx, options.timings)
+    # the optional layers (PyTorch) read the environment the TF layer checked
+    extra = optional_layers(ctx) if "tensorflow" in options.layers else []
+    for name in extra:
+        if cancelled():
+            raise CheckCancelled()
+        ctx.results[name] = run_layer(name, ctx, options.timings)
     progress(1.0, "done")
     layers = [ctx.results[name] for name in options.layers]
     merge_probe_log(ctx, layers)
-    extra = ctx.cache.get("extra_layers", [])  # e.g. a pytorch entry from the TF layer
     return Report(
         platform=host.platform.to_dict(),
         target=target,
-        layers=layers + list(extra),
+        layers=layers + [ctx.results[name] for name in extra],
         ready=is_ready(ctx),
         python=python,
     )
@@ -119,26 +125,27 @@ def check_failed_result(layer: str, exc: BaseException) -> LayerResult:
     return LayerResult(
         layer=layer,
         status=FAIL,
-        summary=f"could not be checked: {error} ({where})",
+        summary=msg("diagnose.summary.check_failed", exception=error, where=where),
         findings=[
             Finding(
                 "check_failed",
                 severity="fail",
-                params={"error": f"{error} (at {where})", "layer": layer},
+                params={"error": msg("diagnose.phrase.raised_at", exception=error, where=where),
+                        "layer": layer},
                 evidence="".join(traceback.format_exception_only(type(exc), exc)).strip(),
             )
         ],
     )
 
 
-def raised_at(exc: BaseException) -> str:
+def raised_at(exc: BaseException) -> Union[str, Message]:
     """``wizard/core/layers/driver.py:60``: the innermost frame outside the standard library and
     installed packages (where the bug is, rather than the library call it made)."""
     frames = traceback.extract_tb(exc.__traceback__)
     library = (sysconfig.get_paths()["stdlib"], "site-packages", "dist-packages")
     ours = [f for f in frames if not any(part in f.filename for part in library)] or frames
     if not ours:
-        return "unknown place"
+        return msg("diagnose.phrase.unknown_place")
     frame = ours[-1]
     parts = frame.filename.replace(os.sep, "/").split("/")
     start = len(parts) - 1 - parts[::-1].index("wizard") if "wizard" in parts else len(parts) - 2
@@ -150,7 +157,7 @@ def choose_environment(
     options: CheckOptions,
     cancelled: Optional[Callable[[], bool]] = None,
     probes: Optional[envs.ProbeCache] = None,
-) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
+) -> tuple[Optional[str], Optional[dict[str, Any]], Message]:
     """The Python environment to check, its probe output, and why it was chosen.
     ``cancelled`` lets a caller (the GUI closing) stop running probes; ``probes`` collects
     the probes run (the GUI's environment list shows them)."""
@@ -164,19 +171,9 @@ def choose_target(
     options: CheckOptions,
     probe: Optional[dict[str, Any]],
     python: Optional[str],
-    env_reason: str,
+    env_reason: Message,
 ) -> Target:
-    installed = None
-    if probe and isinstance(probe.get("packages"), dict):
-        packages = probe["packages"]
-        installed = next(
-            (
-                packages.get(name)
-                for name in ("tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel")
-                if packages.get(name)
-            ),
-            None,
-        )
+    installed = envs.tf_version(probe)
     return knowledge.choose_target(
         host.platform.os_kind,
         requested=options.tensorflow,

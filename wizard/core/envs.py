@@ -20,16 +20,29 @@ import contextlib
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
 from wizard.core.host import Host, norm_path
+from wizard.core.messages import Message, msg
 
 MAX_PROBED = 8
 """How many discovered environments are probed when the user did not name one."""
 
-TF_DISTRIBUTIONS = ("tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel",
-                    "tf-nightly", "tensorflow-macos", "intel-tensorflow")
+TF_DISTRIBUTIONS = (
+    "tensorflow",
+    "tensorflow-gpu",
+    "tensorflow-cpu",
+    "tensorflow-intel",
+    "tf-nightly",
+    "tf-nightly-cpu",
+    "tf-nightly-gpu",
+    "tf-nightly-intel",
+    "intel-tensorflow",
+    "tensorflow-macos",
+)
+"""The PyPI distributions that install the ``tensorflow`` module, the usual ones first."""
 
 KIND_ORDER = ("conda", "venv", "registry", "launcher", "pyenv", "store", "path")
 """Earlier kinds win when two discoveries are the same environment."""
@@ -45,20 +58,47 @@ _LAUNCHER_LINE = re.compile(r"^\s*-(?:V:)?(\S+?)\s+(?:\*\s+)?(\S.*?)\s*$")
 
 @dataclass
 class PythonEnv:
-    executable: str
-    kind: str
+    """A Python environment: as discovery finds it (:func:`discover`: kind, name, why it is
+    rejected), and as far as the libraries in it matter (``cuda_installs.python_env``:
+    site-packages, distributions, conda packages, the TensorFlow installed there)."""
+
+    executable: Optional[str]
+    kind: str = ""
     """``conda``, ``venv``, ``registry``, ``launcher``, ``pyenv``, ``store`` or ``path``."""
     name: str = ""
     version: Optional[str] = None
+    """Its Python version (``"3.9"`` or ``"3.9.13"``)."""
     rejected_reason: Optional[str] = None
     prefix: Optional[str] = None
     has_tensorflow: Optional[bool] = None
     """True when a ``tensorflow`` package folder was seen in its site-packages (no process run)."""
     sources: list[str] = field(default_factory=list)
+    site_packages: list[str] = field(default_factory=list)
+    conda: bool = False
+    packages: dict[str, Optional[str]] = field(default_factory=dict)
+    """Distribution name -> version, from the probe and the ``*.dist-info`` folders."""
+    conda_packages: dict[str, str] = field(default_factory=dict)
+    """conda package name -> version, from ``conda-meta``."""
+    tensorflow: Optional[str] = None
+    """The TF version installed there, if any (:func:`tf_version`)."""
 
     @property
     def usable(self) -> bool:
         return self.rejected_reason is None
+
+    def library_facts(self) -> dict[str, Any]:
+        """What the CUDA and cuDNN layers show of the environment."""
+        return {
+            "executable": self.executable,
+            "prefix": self.prefix,
+            "python": self.version,
+            "site_packages": list(self.site_packages),
+            "conda": self.conda,
+            "tensorflow": self.tensorflow,
+            "nvidia_packages": {k: v for k, v in sorted(self.packages.items())
+                                if k.startswith("nvidia-") and v},
+            "conda_packages": dict(sorted(self.conda_packages.items())),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -553,25 +593,34 @@ def score(env: PythonEnv) -> int:
     return value
 
 
-def tf_installed(probe: Optional[dict[str, Any]]) -> Optional[str]:
-    """The installed TF version from a probe (any TF distribution), or None."""
-    if not isinstance(probe, dict):
-        return None
-    packages = probe.get("packages") or {}
-    for name in TF_DISTRIBUTIONS:
-        if packages.get(name):
-            return str(packages[name])
-    tf = probe.get("tensorflow")
+def installed_tf(
+    probe: Optional[dict[str, Any]], packages: Optional[Mapping[str, Any]] = None
+) -> dict[str, str]:
+    """The TF distributions installed, ``{name: version}`` in :data:`TF_DISTRIBUTIONS` order,
+    from ``packages`` (distribution -> version) or else the probe's package list."""
+    if packages is None:
+        listed = probe.get("packages") if isinstance(probe, dict) else None
+        packages = listed if isinstance(listed, dict) else {}
+    return {name: str(packages[name]) for name in TF_DISTRIBUTIONS if packages.get(name)}
+
+
+def tf_version(
+    probe: Optional[dict[str, Any]], packages: Optional[Mapping[str, Any]] = None
+) -> Optional[str]:
+    """The TensorFlow version of an environment, or None: the one ``import tensorflow``
+    reported, else that of the installed TF distribution (the usual names first). The one
+    answer to "which TensorFlow is installed" for the target, the layers and the discovery."""
+    tf = probe.get("tensorflow") if isinstance(probe, dict) else None
     if isinstance(tf, dict) and tf.get("version"):
         return str(tf["version"])
-    return None
+    return next(iter(installed_tf(probe, packages).values()), None)
 
 
 def probe_rank(probe: dict[str, Any]) -> int:
     """Prefer an environment whose TF lists a GPU, then a CUDA build, then one that imports."""
     tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else {}
     rank = 0
-    if tf_installed(probe):
+    if tf_version(probe):
         rank += 1
     if tf.get("imported"):
         rank += 2
@@ -638,7 +687,7 @@ def pick(
     candidates: list[tuple[str, Optional[dict[str, Any]], int]],
     python_range: Optional[str] = None,
     active: frozenset[str] | set[str] = frozenset(),
-) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
+) -> tuple[Optional[str], Optional[dict[str, Any]], Message]:
     """From ``(executable, probe, score)``: the environment with the best TensorFlow.
 
     With no TensorFlow anywhere, the environment where the recommended TF can be installed
@@ -650,21 +699,19 @@ def pick(
         (exe, probe, s) for exe, probe, s in candidates
         if isinstance(probe, dict) and not probe.get("error") and not _bits_rejection(probe)
     ]
-    with_tf = [c for c in good if tf_installed(c[1])]
+    with_tf = [c for c in good if tf_version(c[1])]
     if with_tf:
         exe, probe, _ = max(with_tf, key=lambda c: (probe_rank(c[1]), c[0] in active, c[2]))
-        return exe, probe, f"has TensorFlow {tf_installed(probe)} installed"
+        return exe, probe, msg("target.env.has_tensorflow", version=tf_version(probe))
     if good:
         exe, probe, _ = max(
             good, key=lambda c: (_fits(c[1], python_range), c[0] in active, c[2],
                                  _python_key(c[1]))
         )
-        return exe, probe, (
-            f"no environment has TensorFlow ({len(candidates)} checked); showing {exe}"
-        )
+        return exe, probe, msg("target.env.no_tensorflow", count=len(candidates), python=exe)
     if candidates:
-        return None, None, f"no Python environment could be probed ({len(candidates)} tried)"
-    return None, None, "no Python environment found"
+        return None, None, msg("target.env.none_probed", count=len(candidates))
+    return None, None, msg("target.env.none_found")
 
 
 def choose_environment(
@@ -674,7 +721,7 @@ def choose_environment(
     cancelled: Optional[Callable[[], bool]] = None,
     cwd: Optional[str] = None,
     probes: Optional[ProbeCache] = None,
-) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
+) -> tuple[Optional[str], Optional[dict[str, Any]], Message]:
     """The environment to check, its probe, and why it was chosen (probes run are added to
     ``probes``).
 
@@ -682,11 +729,11 @@ def choose_environment(
     discovered ones are probed in parallel (the most promising ``MAX_PROBED``).
     """
     if python:
-        reason = "chosen with --python"
+        reason = msg("target.env.python_option", folder=None)
         if host.is_dir(python):  # an environment folder given instead of its interpreter
             inside = env_python(host, python)
             if host.exists(inside):
-                python, reason = inside, f"chosen with --python ({python})"
+                python, reason = inside, msg("target.env.python_option", folder=python)
         probe = host.probe_python(python, timeout=timeout, cancelled=cancelled)
         if probe.get("error_kind") != "cancelled" and probes is not None:
             probes[python] = probe

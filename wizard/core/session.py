@@ -32,7 +32,8 @@ from wizard.core.diagnose import (
     run_layer,
 )
 from wizard.core.host import Host
-from wizard.core.layers import CheckContext
+from wizard.core.layers import OPTIONAL_LAYERS, CheckContext, optional_layers
+from wizard.core.messages import Message
 from wizard.core.model import LAYERS, LayerResult, Report, Target
 
 Progress = Callable[[float, str], None]
@@ -55,13 +56,13 @@ class CheckSession:
         self.options = options or CheckOptions()
         self._lock = threading.RLock()
         self._environments: Optional[list[dict[str, Any]]] = None
-        self._env: Optional[tuple[Optional[str], Optional[dict[str, Any]], str]] = None
+        self._env: Optional[tuple[Optional[str], Optional[dict[str, Any]], Message]] = None
         self._env_for: Optional[str] = None
         """``options.python`` when ``_env`` was chosen."""
         self._ctx: Optional[CheckContext] = None
         self._ctx_for: tuple[Optional[str], Optional[str]] = (None, None)
         """``(options.tensorflow, options.python)`` when ``_ctx`` was made."""
-        self.env_reason: str = ""
+        self.env_reason: Optional[Message] = None
         self.probes: envs.ProbeCache = {}
         """Probes run in this session, by executable (the environment list shows them)."""
 
@@ -132,10 +133,8 @@ class CheckSession:
             ctx = self._current()
             if ctx is None:
                 return
-            for name in LAYERS[LAYERS.index(layer) :]:
+            for name in (*LAYERS[LAYERS.index(layer) :], *OPTIONAL_LAYERS):
                 ctx.results.pop(name, None)
-            if layer == "tensorflow":
-                ctx.cache.pop("extra_layers", None)
 
     def reprobe(self, progress: Progress = _no_progress, cancelled: Cancelled = _never) -> None:
         """Choose and probe the environment afresh (the user changed one), keeping the lower
@@ -181,7 +180,7 @@ class CheckSession:
 
     def _environment_locked(
         self, progress: Progress, cancelled: Cancelled
-    ) -> tuple[Optional[str], Optional[dict[str, Any]], str]:
+    ) -> tuple[Optional[str], Optional[dict[str, Any]], Message]:
         wanted = self.options.python
         if self._env is None or self._env_for != wanted:
             progress(0.0, "environment")
@@ -212,10 +211,14 @@ class CheckSession:
     def run_layer(
         self, layer: str, progress: Progress = _no_progress, cancelled: Cancelled = _never
     ) -> LayerResult:
-        """The result of ``layer``, running it (and any lower layer without a result) if needed."""
+        """The result of ``layer``, running it (and any lower layer without a result) if needed.
+        Once the chain's last layer has a result, the optional layers that apply run too."""
         with self._lock:
             ctx = self._prepare_locked(progress, cancelled)
-            needed = [n for n in LAYERS[: LAYERS.index(layer) + 1] if n not in ctx.results]
+            chain = LAYERS[: LAYERS.index(layer) + 1] if layer in LAYERS else LAYERS
+            needed = [n for n in chain if n not in ctx.results]
+            if LAYERS[-1] in needed or (LAYERS[-1] in ctx.results and layer not in LAYERS):
+                needed += [n for n in optional_layers(ctx) if n not in ctx.results]
             for index, name in enumerate(needed):
                 if cancelled():
                     raise CheckCancelled()
@@ -252,11 +255,12 @@ class CheckSession:
             if ctx is None:
                 raise RuntimeError("report() before any layer was checked")
             layers = [ctx.results[n] for n in LAYERS if n in ctx.results]
-            extra = ctx.cache.get("extra_layers", []) if "tensorflow" in ctx.results else []
+            if LAYERS[-1] in ctx.results:
+                layers += [ctx.results[n] for n in OPTIONAL_LAYERS if n in ctx.results]
             return Report(
                 platform=self.host.platform.to_dict(),
                 target=ctx.target,
-                layers=layers + list(extra),
+                layers=layers,
                 ready=is_ready(ctx) if "tensorflow" in ctx.results else False,
                 python=ctx.python,
             )

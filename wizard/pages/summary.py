@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard import texts
+from wizard.core.messages import Message
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
 from wizard.core.session import CheckSession
 from wizard.pages.base import WizardPageBase
@@ -274,7 +275,8 @@ class SummaryPage(WizardPageBase):
         elif chosen:
             reason = self.tr("chosen on the first page")
         else:
-            reason = texts.core_text(target.reason)
+            reason = (texts.render_message(target.reason) if isinstance(target.reason, Message)
+                      else texts.core_text(target.reason))
         self.target_label.setText(
             self.tr("Target: TensorFlow {tf} ({reason}). Checked environment: {env}").format(
                 tf=target.tensorflow, reason=reason, env=env)

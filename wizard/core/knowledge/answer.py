@@ -37,7 +37,7 @@ def _tf_answer(
         raise ValueError(c.unknown_tf_message(query.text, os_kind))
     driver = c.min_driver(requirement.cuda, os_kind) if requirement.cuda else None
     cc = c.compute_capability_requirement(requirement.series)
-    notes = ([query.note] if query.note else []) + list(requirement.notes)
+    notes = ([str(query.note)] if query.note else []) + list(requirement.notes)
     notes += c.install_notes(tf, os_kind)
     if driver:
         notes.extend(driver.notes)
@@ -74,7 +74,7 @@ def _tf_answer(
         },
     }
     if recommended:
-        answer["reason"] = c.choose_target(os_kind).reason
+        answer["reason"] = str(c.choose_target(os_kind).reason)
     if cuda:
         matches = requirement.cuda is not None and series(cuda) == series(requirement.cuda)
         answer["cuda_matches"] = matches

@@ -19,6 +19,7 @@ from wizard.core.knowledge.versions import (
     series,
     try_parse_version,
 )
+from wizard.core.messages import Message, msg
 from wizard.core.model import Target
 from wizard.resources import load_json
 
@@ -281,7 +282,7 @@ class TfQuery:
     """The table's release series, "2.10"."""
     shown: str
     """The version to show: the release asked for ("2.10.1"), else the table's ("2.10.0")."""
-    note: Optional[str] = None
+    note: Optional[Message] = None
     """Set when the version is not itself in the tables (a release candidate) and the answer is
     that of its series: the user must be told."""
 
@@ -326,10 +327,7 @@ def parse_tf_query(text: str, os_kind: str) -> TfQuery:
         return TfQuery(given, tf_series, requirement.tf)
     listed = ", ".join(releases) or requirement.tf
     if pre is not None:
-        note = (
-            f"TensorFlow {given} is a pre-release of TF {tf_series}, which the tables do not "
-            f"list: this answer is that of the TF {tf_series} releases ({listed})."
-        )
+        note = msg("target.note.prerelease", given=given, tf_series=tf_series, listed=listed)
         return TfQuery(given, tf_series, given, note)
     if given not in releases:
         raise ValueError(
@@ -357,7 +355,14 @@ def parse_cuda_query(text: str) -> str:
     return given
 
 
-_OS_NAMES = {"windows": "native Windows", "linux": "Linux", "wsl2": "WSL2"}
+def os_name(os_kind: str) -> Message:
+    """"native Windows", "Linux", "WSL2"."""
+    return msg(f"target.os.{os_kind}")
+
+
+def _and(first: Message, then: Optional[Message]) -> Message:
+    """Two parts of a reason: ``first; then``."""
+    return msg("target.reason.and", first=first, then=then) if then is not None else first
 
 
 def choose_target(
@@ -375,31 +380,24 @@ def choose_target(
         query = parse_tf_query(requested, os_kind)
         requirement = tf_requirement(query.series, os_kind)
         assert requirement is not None  # parse_tf_query checked the series
-        reason = "chosen with --tf"
-        if query.note:
-            reason += f"; {query.note}"
+        reason = _and(msg("target.reason.requested"), query.note)
         shown = query.shown
     elif installed and try_parse_version(installed) is not None:
         requirement = tf_requirement(installed, os_kind)
-        where = f" in {installed_where}" if installed_where else ""
-        reason = f"installed{where}"
+        reason = msg("target.reason.installed", python=installed_where)
         shown = installed
         if requirement is None:
             nearest = nearest_known_tf(installed, os_kind)
             requirement = tf_requirement(nearest, os_kind) if nearest else None
             if requirement is None:
                 return _recommended_target(os_kind)
-            reason += (
-                f"; TF {series(installed)} is not in the compatibility table, so the nearest "
-                f"known release ({requirement.series}) is used"
-            )
+            reason = _and(reason, msg("target.reason.nearest_known", tf_series=series(installed),
+                                      nearest=requirement.series))
     else:
         return _recommended_target(os_kind)
     if not requirement.gpu_support:
-        reason += (
-            f"; TF {requirement.series} has no GPU support on native Windows "
-            f"(the last with GPU support is {last_windows_gpu_tf()})"
-        )
+        reason = _and(reason, msg("target.reason.no_windows_gpu", tf_series=requirement.series,
+                                  last=last_windows_gpu_tf()))
     return _target(requirement, shown, reason, os_kind)
 
 
@@ -407,16 +405,13 @@ def _recommended_target(os_kind: str) -> Target:
     requirement = tf_requirement(recommended_tf(os_kind), os_kind)
     assert requirement is not None  # the recommended row comes from the table itself
     if os_kind == "windows":
-        reason = "recommended for native Windows: the last TF with GPU support there"
+        reason = msg("target.reason.recommended_windows")
     else:
-        reason = (
-            f"recommended for {_OS_NAMES[os_kind]}: the newest TF, with CUDA and cuDNN from pip "
-            "(tensorflow[and-cuda])"
-        )
+        reason = msg("target.reason.recommended", os=os_name(os_kind))
     return _target(requirement, requirement.tf, reason, os_kind)
 
 
-def _target(requirement: TfRequirement, shown: str, reason: str, os_kind: str) -> Target:
+def _target(requirement: TfRequirement, shown: str, reason: Message, os_kind: str) -> Target:
     return Target(
         tensorflow=shown,
         cuda=requirement.cuda,

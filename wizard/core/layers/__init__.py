@@ -1,15 +1,26 @@
 """One module per layer of the chain. Each exposes ``check(ctx) -> LayerResult`` and gathers its
 facts only through ``ctx.host``. Layers run bottom up and may read lower layers' results from
-``ctx.results`` (the driver layer needs the GPU list, cuDNN needs the CUDA installs, ...)."""
+``ctx.results`` (the driver layer needs the GPU list, cuDNN needs the CUDA installs, ...).
+
+Besides the chain (:data:`LAYER_MODULES`, in the order of ``model.LAYERS``) there are optional
+layers (:data:`OPTIONAL_LAYERS`): each also exposes ``applies(ctx) -> bool`` and runs after the
+chain only where it applies (the ``pytorch`` layer, where the chosen environment has PyTorch);
+a report lists them after the chain.
+"""
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from wizard.core.host import Host
 from wizard.core.model import LayerResult, Target
+
+if TYPE_CHECKING:
+    from wizard.core.cuda_installs import CudaDiscovery
+    from wizard.core.cudnn_installs import CudnnDiscovery
+    from wizard.core.layers.gpu import Inventory
 
 LAYER_MODULES: dict[str, str] = {
     "gpu": "wizard.core.layers.gpu",
@@ -18,6 +29,11 @@ LAYER_MODULES: dict[str, str] = {
     "cudnn": "wizard.core.layers.cudnn",
     "tensorflow": "wizard.core.layers.tensorflow",
 }
+
+OPTIONAL_LAYERS: dict[str, str] = {
+    "pytorch": "wizard.core.layers.pytorch",
+}
+"""Layers outside the chain, run after it (in this order) where their ``applies(ctx)`` holds."""
 
 
 def _no_progress(fraction: float, text: str) -> None:
@@ -41,19 +57,35 @@ class CheckContext:
     results: dict[str, LayerResult] = field(default_factory=dict)
     progress: Callable[[float, str], None] = _no_progress
     cancelled: Callable[[], bool] = _never_cancelled
-    cache: dict[str, Any] = field(default_factory=dict)
-    """Facts gathered once and shared between layers (e.g. the NVML answer)."""
+
+    # Facts gathered once and shared between layers (None until the first layer asks).
+    nvml_answer: Optional[dict[str, Any]] = None
+    """The host's NVML answer (:meth:`nvml`)."""
+    gpu_inventory: Optional[Inventory] = None
+    """The GPU layer's inventory (``layers.gpu.inventory``), shared with the driver layer."""
+    cuda_discovery: Optional[CudaDiscovery] = None
+    """The CUDA installs and loader order (``layers.cuda.discovery``), shared with cuDNN."""
+    cudnn_discovery: Optional[CudnnDiscovery] = None
+    """The cuDNN installs (``layers.cudnn.discovery``)."""
 
     def facts(self, layer: str) -> dict[str, Any]:
         result = self.results.get(layer)
         return result.facts if result else {}
 
     def nvml(self) -> dict[str, Any]:
-        if "nvml" not in self.cache:
-            self.cache["nvml"] = self.host.nvml()
-        return self.cache["nvml"]
+        if self.nvml_answer is None:
+            self.nvml_answer = self.host.nvml()
+        return self.nvml_answer
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(LAYER_MODULES.get(name) or OPTIONAL_LAYERS[name])
 
 
 def layer_checker(name: str) -> Callable[[CheckContext], LayerResult]:
-    module = importlib.import_module(LAYER_MODULES[name])
-    return module.check
+    return _module(name).check
+
+
+def optional_layers(ctx: CheckContext) -> list[str]:
+    """The optional layers that apply to this check, in report order."""
+    return [name for name in OPTIONAL_LAYERS if _module(name).applies(ctx)]

@@ -1,7 +1,7 @@
 """The cuda layer: is the CUDA runtime the target needs installed, and does the loader find it?
 
 Discovery is :mod:`wizard.core.cuda_installs` (shared with the cudnn layer through
-``ctx.cache``). What "right" means:
+``ctx.cuda_discovery``). What "right" means:
 
 * target without GPU support (TF >= 2.11 on native Windows): nothing to check (``n/a``);
 * target with CUDA from pip wheels (``tensorflow[and-cuda]`` on Linux/WSL2): no system toolkit is
@@ -34,7 +34,6 @@ from wizard.core.model import (
     worst_status,
 )
 
-CACHE_KEY = "cuda_discovery"
 TF_PIP_URL = knowledge.TF_PIP_URL
 TF_WINDOWS_URL = "https://www.tensorflow.org/install/pip#windows-native"
 CUDA_WINDOWS_GUIDE = "https://docs.nvidia.com/cuda/cuda-installation-guide-microsoft-windows/"
@@ -44,11 +43,9 @@ CUDA_WSL_GUIDE = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"
 
 def discovery(ctx: CheckContext) -> CudaDiscovery:
     """The CUDA discovery for this check, computed once and shared with the cudnn layer."""
-    found = ctx.cache.get(CACHE_KEY)
-    if found is None:
-        found = cuda_installs.discover(ctx.host, ctx.python, ctx.probe)
-        ctx.cache[CACHE_KEY] = found
-    return found
+    if ctx.cuda_discovery is None:
+        ctx.cuda_discovery = cuda_installs.discover(ctx.host, ctx.python, ctx.probe)
+    return ctx.cuda_discovery
 
 
 def check(ctx: CheckContext) -> LayerResult:

@@ -2,7 +2,7 @@
 
 GPUs are found NVML first; when NVML fails, ``nvidia-smi``; when both know nothing, the PCI bus
 (vendor ``10de``), which still finds a card that has no driver. The inventory gathered here is
-cached in ``ctx.cache`` and shared with the driver layer (:func:`inventory`).
+cached in ``ctx.gpu_inventory`` and shared with the driver layer (:func:`inventory`).
 """
 
 from __future__ import annotations
@@ -132,10 +132,9 @@ class Inventory:
 
 def inventory(ctx: CheckContext) -> Inventory:
     """The GPU inventory, gathered once per check."""
-    cached = ctx.cache.get("gpu_inventory")
-    if cached is None:
-        cached = ctx.cache["gpu_inventory"] = _gather(ctx)
-    return cached
+    if ctx.gpu_inventory is None:
+        ctx.gpu_inventory = _gather(ctx)
+    return ctx.gpu_inventory
 
 
 def _gather(ctx: CheckContext) -> Inventory:

@@ -5,17 +5,20 @@ env_probe.py`` run in that environment). It checks the environment's Python agai
 finds CPU-only builds, conflicting TF distributions, NumPy 2 under a TF built for NumPy 1, TF >=
 2.11 on native Windows and a ``CUDA_VISIBLE_DEVICES`` that hides the GPU. It reads the loader's
 own log with the ``explain`` engine and files each finding in the layer it belongs to (a missing
-``cudnn64_8.dll`` lands on the cudnn layer with that file named). When PyTorch is installed it
-adds a ``pytorch`` entry to the report (``ctx.cache["extra_layers"]``).
+``cudnn64_8.dll`` lands on the cudnn layer with that file named). PyTorch in the same
+environment is the optional ``pytorch`` layer's (:mod:`wizard.core.layers.pytorch`).
 """
 
 from __future__ import annotations
 
 import re
+import signal
 from typing import Any, Optional
 
 from wizard.core import explain, knowledge
+from wizard.core.envs import TF_DISTRIBUTIONS, installed_tf, tf_version
 from wizard.core.layers import CheckContext
+from wizard.core.messages import Message, msg
 from wizard.core.model import (
     FAIL,
     OK,
@@ -29,18 +32,9 @@ from wizard.core.model import (
     worst_status,
 )
 
-TF_DISTRIBUTIONS = (
-    "tensorflow",
-    "tensorflow-gpu",
-    "tensorflow-cpu",
-    "tensorflow-intel",
-    "tf-nightly",
-    "tf-nightly-cpu",
-    "tf-nightly-gpu",
-    "tf-nightly-intel",
-    "intel-tensorflow",
-    "tensorflow-macos",
-)
+__all__ = ["TF_DISTRIBUTIONS", "check", "env_pip", "explain_text", "installed_tf",
+           "new_env_commands", "tf_version", "visible_devices_problem"]
+
 CPU_ONLY_DISTRIBUTIONS = ("tensorflow-cpu", "tf-nightly-cpu", "intel-tensorflow")
 LOG_FACT_KEEP = 8 * 1024
 NUMPY_ABI_TEXT = re.compile(
@@ -51,29 +45,11 @@ NUMPY_ABI_TEXT = re.compile(
 _VISIBLE_ITEM = re.compile(r"^(?:\d+|GPU-[0-9A-Fa-f-]+|MIG-[\w/-]+)$")
 WSL_TF_URL = "https://www.tensorflow.org/install/pip#windows-wsl2"
 TF_PIP_URL = knowledge.TF_PIP_URL
-TORCH_INSTALL_URL = "https://pytorch.org/get-started/locally/"
 
 
 # ======================================================================================
 # helpers over the probe
 # ======================================================================================
-
-
-def installed_tf(probe: dict[str, Any]) -> dict[str, str]:
-    """The TF distributions installed, ``{name: version}``."""
-    packages = probe.get("packages") or {}
-    return {name: str(packages[name]) for name in TF_DISTRIBUTIONS if packages.get(name)}
-
-
-def tf_version(probe: dict[str, Any]) -> Optional[str]:
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else {}
-    if tf.get("version"):
-        return str(tf["version"])
-    found = installed_tf(probe)
-    for name in ("tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel"):
-        if name in found:
-            return found[name]
-    return next(iter(found.values()), None)
 
 
 def _version_tuple(text: Optional[str]) -> Optional[tuple[int, ...]]:
@@ -147,7 +123,6 @@ def check(ctx: CheckContext) -> LayerResult:
     findings: list[Finding] = []
     findings += _python_findings(ctx, probe)
     python_fits = not any(f.code == "python_version_unsupported" for f in findings)
-    _add_torch_entry(ctx, probe)
     installed = installed_tf(probe)
     if not installed and not isinstance(probe.get("tensorflow"), dict):
         findings.append(_not_installed(ctx, probe, python_fits))
@@ -183,8 +158,12 @@ def file_log_findings(
     reported, or the consequence of a layer's own failure, becomes evidence of that finding; a
     finding the facts rule out is dropped), and with no NVIDIA GPU at all the loader's
     complaints are only ``info``."""
-    layers = [r for name, r in ctx.results.items() if name != "tensorflow"] + [result]
+    layers = [r for name, r in ctx.results.items() if name in _BELOW] + [result]
     return explain.reconcile_log_findings(layers, explained)
+
+
+_BELOW = ("gpu", "driver", "cuda", "cudnn")
+"""The layers under this one (an optional layer's result is never a place for a log finding)."""
 
 
 def _result(
@@ -213,28 +192,29 @@ def _gpu_ready(tf: Optional[dict[str, Any]]) -> bool:
 
 def _summary(
     ctx: CheckContext, probe: dict[str, Any], tf: Optional[dict[str, Any]], ready: bool
-) -> str:
+) -> Message:
     python = (probe.get("python") or {}).get("version") or "?"
-    where = f"Python {python} at {ctx.python}"
+    where = msg("tensorflow.phrase.where", version=python, python=ctx.python)
     if tf is None:
-        return f"TensorFlow not installed ({where})"
+        return msg("tensorflow.summary.not_installed", where=where)
     version = tf.get("version") or tf_version(probe) or "?"
     if not tf.get("imported"):
-        return f"TensorFlow {version} fails to import ({where})"
+        return msg("tensorflow.summary.import_fails", version=version, where=where)
     if ready:
-        names = ", ".join(g.get("device_name") or g.get("name", "GPU") for g in tf["gpus"])
-        return f"TensorFlow {version} runs on {names} ({where})"
+        names = [g.get("device_name") or g.get("name", "GPU") for g in tf["gpus"]]
+        return msg("tensorflow.summary.runs_on", version=version, gpus=names, where=where)
     if tf.get("built_with_cuda") is False:
-        return f"TensorFlow {version} is a CPU-only build: it cannot use a GPU ({where})"
-    build = "CUDA build"
+        return msg("tensorflow.summary.cpu_only", version=version, where=where)
     if tf.get("gpus"):
-        return f"TensorFlow {version} ({build}) lists the GPU but a computation failed ({where})"
+        return msg("tensorflow.summary.computation_failed", version=version, where=where)
     blocking = _lower_failure(ctx)
     gpu = ctx.results.get("gpu")
     if gpu is not None and any(f.code == "no_nvidia_gpu" for f in gpu.findings):
-        return f"TensorFlow {version} ({build}) sees no GPU: this machine has none ({where})"
-    hint = f"; fix the {blocking} layer first" if blocking else ""
-    return f"TensorFlow {version} ({build}) sees no GPU{hint} ({where})"
+        return msg("tensorflow.summary.no_gpu_here", version=version, where=where)
+    if blocking:
+        return msg("tensorflow.summary.fix_lower_first", version=version,
+                   layer=msg(f"tensorflow.phrase.layer.{blocking}"), where=where)
+    return msg("tensorflow.summary.no_gpu", version=version, where=where)
 
 
 def _lower_failure(ctx: CheckContext) -> Optional[str]:
@@ -288,21 +268,21 @@ def _no_environment(ctx: CheckContext) -> LayerResult:
     finding = Finding(
         "tensorflow_not_installed",
         "fail",
-        {"python": "any Python environment found on this machine", "command": line,
+        {"python": msg("tensorflow.phrase.any_environment"), "command": line,
          "tensorflow": ctx.target.tensorflow, "python_range": ctx.target.python},
         fix=Fix(
             steps=(
-                Step("text", {"text": f"Create an environment with Python {ctx.target.python}."}),
+                Step("tensorflow.create_env", {"python": ctx.target.python}),
                 Step("run", {"command": line}),
             ),
-            links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
             commands=(line,),
             action="pip_install",
             action_params={"command": line},
         ),
     )
     return LayerResult(
-        "tensorflow", FAIL, "no Python environment with TensorFlow found", {"python": None},
+        "tensorflow", FAIL, msg("tensorflow.summary.no_environment"), {"python": None},
         [finding],
     )
 
@@ -311,11 +291,12 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
     python = ctx.python or probe.get("executable") or "?"
     kind = probe.get("error_kind") or "unknown"
     log = str(probe.get("log") or "")
-    evidence = (probe.get("stderr_tail") or probe.get("stdout_tail") or log[-2000:] or None)
+    evidence = (probe.get("stderr_tail") or probe.get("stdout_tail") or log[-2000:]
+                or probe.get("error") or None)
     finding = Finding(
         "probe_failed",
         "warn",
-        {"python": python, "error": probe.get("error"), "error_kind": kind,
+        {"python": python, "error": _probe_error(probe, kind), "error_kind": kind,
          "stage": probe.get("stage") or "",
          "next_step": _next_step(python, "too_old" if _too_old(probe) else kind,
                                  ctx.target.python or "3")},
@@ -332,12 +313,47 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
         "stderr_tail": probe.get("stderr_tail"),
         "log": _trim_log(log),
     }
-    summary = f"could not check {python}: {kind}"
+    kind_text = msg(f"tensorflow.probe_kind.{kind}") if kind in PROBE_KINDS else kind
+    summary = msg("tensorflow.summary.probe_failed", python=python, kind=kind_text)
     result = LayerResult("tensorflow", UNKNOWN, summary, facts, findings)
     # A probe that hung or crashed may still have printed the loader's lines: read them.
     text = log + "\n" + str(probe.get("stderr_tail") or "")
     file_log_findings(ctx, result, explain_text(text, _os(ctx)))
     return result
+
+
+PROBE_KINDS = ("timeout", "not_found", "bad_output", "crashed", "cancelled", "unknown")
+"""The probe's ``error_kind`` values (``host.probe``)."""
+
+
+def _probe_error(probe: dict[str, Any], kind: str) -> Message:
+    """What went wrong with the probe, from its kind and details (the host's own sentence stays
+    in the facts as ``probe_error``)."""
+    stage = probe.get("stage") or None
+    if _too_old(probe):
+        return msg("tensorflow.probe_error.too_old")
+    if kind == "bad_output" and not str(probe.get("stdout_tail") or "").strip():
+        kind = "bad_output_empty"
+    if kind in ("timeout", "cancelled", "crashed", "bad_output", "bad_output_empty", "not_found"):
+        limit = re.search(r"within (\d+) s\b", str(probe.get("error") or ""))
+        return msg(f"tensorflow.probe_error.{kind}", stage=stage,
+                   status=_exit_status(probe.get("returncode")),
+                   seconds=limit.group(1) if limit else None)
+    return msg("tensorflow.probe_error.unknown")
+
+
+def _exit_status(returncode: Any) -> Optional[str]:
+    """An exit status as the system names it: ``3``, ``SIGKILL``, ``0xC0000135``."""
+    if not isinstance(returncode, int) or isinstance(returncode, bool):
+        return None
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    if returncode > 0xFFFFFF:  # a Windows NTSTATUS such as 0xC0000135 (DLL not found)
+        return f"0x{returncode & 0xFFFFFFFF:08X}"
+    return str(returncode)
 
 
 def _too_old(probe: dict[str, Any]) -> bool:
@@ -347,24 +363,14 @@ def _too_old(probe: dict[str, Any]) -> bool:
     return "too old to run the environment probe" in text or "Unknown option: -I" in text
 
 
-def _next_step(python: str, kind: str, python_range: str = "3") -> str:
+def _next_step(python: str, kind: str, python_range: str = "3") -> Message:
     if kind == "too_old":
         version = _newest_in_range(python_range)
-        name = _new_env_name(version)
-        return (f"Choose an environment with Python {python_range} with --python, or create one "
-                f"(python.org, or conda create -n {name} python={version}): TensorFlow cannot "
-                "run in this Python.")
-    if kind == "not_found":
-        return ("Check the path (a venv's interpreter is bin/python, or Scripts\\python.exe on "
-                "Windows), or leave out --python to let the wizard find your environments.")
-    if kind == "timeout":
-        return (f'Run "{python}" -c "import tensorflow" in a terminal to see where it hangs, then '
-                "check again (a first import can be slow); or choose another environment with "
-                "--python.")
-    if kind == "cancelled":
-        return "Run the check again."
-    return (f'Run "{python}" -c "import tensorflow" in a terminal to see the error, or choose '
-            "another environment with --python.")
+        return msg("tensorflow.next_step.too_old", python_range=python_range,
+                   name=_new_env_name(version), version=version)
+    if kind in ("not_found", "timeout", "cancelled"):
+        return msg(f"tensorflow.next_step.{kind}", python=python)
+    return msg("tensorflow.next_step.see_error", python=python)
 
 
 # -- Python ------------------------------------------------------------------------------------
@@ -405,11 +411,10 @@ def _python_findings(ctx: CheckContext, probe: dict[str, Any]) -> list[Finding]:
                 evidence=f"{ctx.python}: Python {version}",
                 fix=Fix(
                     steps=(
-                        Step("text",
-                             {"text": f"Create an environment with Python {ctx.target.python}."}),
+                        Step("tensorflow.create_env", {"python": ctx.target.python}),
                         *(Step("run", {"command": c}) for c in commands),
                     ),
-                    links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                    links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
                     commands=commands,
                 ),
             )
@@ -465,11 +470,10 @@ def _not_installed(ctx: CheckContext, probe: dict[str, Any], python_fits: bool =
             evidence=f"{ctx.python}: no tensorflow distribution installed",
             fix=Fix(
                 steps=(
-                    Step("text",
-                         {"text": f"Create an environment with Python {ctx.target.python}."}),
+                    Step("tensorflow.create_env", {"python": ctx.target.python}),
                     *(Step("run", {"command": c}) for c in commands),
                 ),
-                links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
                 commands=commands,
             ),
         )
@@ -481,7 +485,7 @@ def _not_installed(ctx: CheckContext, probe: dict[str, Any], python_fits: bool =
         evidence=f"{ctx.python}: no tensorflow distribution installed",
         fix=Fix(
             steps=(Step("run", {"command": command}),),
-            links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
             commands=(command,),
             action="pip_install",
             action_params={"python": ctx.python, "command": command, "requirement": line},
@@ -528,10 +532,10 @@ def _package_findings(
                 evidence=f"TensorFlow {version} on native Windows",
                 fix=Fix(
                     steps=(
-                        Step("text", {"text": "In a Python 3.7-3.10 environment:"}),
+                        Step("tensorflow.in_python_env", {"python": TF210_PYTHON}),
                         *(Step("run", {"command": c}) for c in commands),
                     ),
-                    links=(Link("TensorFlow on WSL2", WSL_TF_URL),),
+                    links=(Link(msg("link.tensorflow.wsl2"), WSL_TF_URL),),
                     commands=commands,
                 ),
             )
@@ -550,7 +554,7 @@ def _package_findings(
                 evidence=_cpu_evidence(package, pkg_version, tf),
                 fix=Fix(
                     steps=(Step("run", {"command": uninstall}), Step("run", {"command": install})),
-                    links=(Link("TensorFlow: install with pip", TF_PIP_URL),),
+                    links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
                     commands=(uninstall, install),
                     action="pip_install",
                     action_params={"python": ctx.python, "command": install,
@@ -654,23 +658,24 @@ def _visible_devices_finding(ctx: CheckContext, probe: dict[str, Any]) -> Option
         "fail",
         {"value": repr(value), "problem": problem},
         evidence=f"CUDA_VISIBLE_DEVICES={value!r} ({problem})",
-        fix=Fix(steps=(Step("text", {"text": "Unset CUDA_VISIBLE_DEVICES or set it to 0."}),)),
+        fix=Fix(steps=(Step("tensorflow.unset_visible_devices"),)),
     )
 
 
-def visible_devices_problem(value: str, gpu_count: Optional[int]) -> Optional[str]:
+def visible_devices_problem(value: str, gpu_count: Optional[int]) -> Optional[Message]:
     """Why ``CUDA_VISIBLE_DEVICES`` hides every GPU, or None when it does not."""
     text = value.strip()
     if text == "":
-        return "empty: no GPU is visible"
+        return msg("tensorflow.visible_devices.empty")
     items = [item.strip() for item in text.split(",")]
     if not all(_VISIBLE_ITEM.match(item) for item in items):
         if text.startswith("-") or text.lower() in ("none", "nodevfiles", "void"):
-            return "it hides every GPU"
-        return "malformed: use GPU indices such as 0 or 0,1"
+            return msg("tensorflow.visible_devices.hides_all")
+        return msg("tensorflow.visible_devices.malformed")
     indices = [int(item) for item in items if item.isdigit()]
     if indices and indices == [i for i in indices if gpu_count is not None and i >= gpu_count]:
-        return f"no GPU has index {', '.join(map(str, indices))} ({gpu_count} present)"
+        return msg("tensorflow.visible_devices.no_such_index",
+                   indices=", ".join(map(str, indices)), count=gpu_count)
     return None
 
 
@@ -695,7 +700,9 @@ def _unexplained_findings(
             Finding(
                 "probe_failed",
                 "fail",
-                {"python": ctx.python, "error": f"import tensorflow failed: {tf.get('error')}",
+                {"python": ctx.python,
+                 "error": msg("tensorflow.probe_error.import_failed",
+                                     exception=tf.get("error") or "?"),
                  "error_kind": "import_error", "stage": "import_tensorflow",
                  "next_step": _next_step(str(ctx.python), "import_error")},
                 evidence=(tf.get("traceback") or tf.get("error") or "")[-2000:],
@@ -712,200 +719,12 @@ def _unexplained_findings(
             Finding(
                 "gpu_computation_failed",
                 "fail",
-                {"step": step, "device": result.get("requested") or "/GPU:0",
-                 "error": result.get("error") or f"it ran on {result.get('device')}"},
+                {"step": msg(f"tensorflow.phrase.{step}"),
+                 "device": result.get("requested") or "/GPU:0",
+                 "error": result.get("error") or msg("tensorflow.phrase.ran_on",
+                                                     device=result.get("device") or "?")},
                 evidence=result.get("error"),
             )
         )
         break
     return found
-
-
-# ======================================================================================
-# PyTorch
-# ======================================================================================
-
-
-def _add_torch_entry(ctx: CheckContext, probe: dict[str, Any]) -> None:
-    torch = probe.get("torch")
-    if not isinstance(torch, dict):
-        return
-    entry = torch_layer(ctx, torch, probe)
-    extra = ctx.cache.setdefault("extra_layers", [])
-    extra[:] = [layer for layer in extra if layer.layer != "pytorch"] + [entry]
-
-
-def torch_layer(ctx: CheckContext, torch: dict[str, Any], probe: dict[str, Any]) -> LayerResult:
-    version = str(torch.get("version") or (probe.get("packages") or {}).get("torch") or "?")
-    cuda = torch.get("cuda")
-    facts = {
-        "version": version,
-        "cuda": cuda,
-        "cudnn": torch.get("cudnn"),
-        "available": torch.get("available"),
-        "devices": torch.get("devices") or [],
-        "arch_list": torch.get("arch_list") or [],
-        "error": torch.get("error"),
-    }
-    findings: list[Finding] = []
-    if torch.get("error") and not torch.get("version"):
-        text = str(torch["error"]) + "\n" + str(probe.get("log") or "")
-        findings += [f for f in explain_text(text, _os(ctx))
-                     if f.code != "numa_or_harmless_warning"][:3]
-    elif "+cpu" in version or not cuda:
-        line = env_pip(ctx, _torch_install(ctx, version))
-        findings.append(
-            Finding(
-                "gpu_not_listed_cpu_only_package",
-                "fail",
-                {"package": "torch", "version": version, "command": line,
-                 "framework": "PyTorch"},
-                evidence=f"torch {version}: torch.version.cuda is {cuda!r}",
-                fix=Fix(
-                    steps=(Step("run", {"command": line}),),
-                    links=(Link("PyTorch: install", TORCH_INSTALL_URL),),
-                    commands=(line,),
-                    action="pip_install",
-                    action_params={"python": ctx.python, "command": line},
-                ),
-            )
-        )
-    else:
-        findings += _torch_driver_findings(ctx, str(cuda))
-        findings += _torch_arch_findings(ctx, torch, version)
-    if findings:
-        status = worst_status(findings, OK if torch.get("available") else WARN)
-    else:
-        status = OK if torch.get("available") else WARN
-    where = "CPU build" if ("+cpu" in version or not cuda) else f"CUDA {cuda}"
-    seen = "sees the GPU" if torch.get("available") else "sees no GPU"
-    summary = f"PyTorch {version} ({where}) {seen}"
-    return LayerResult("pytorch", status, summary, facts, findings)
-
-
-def _torch_install(ctx: CheckContext, version: str) -> str:
-    """``pip install torch --index-url .../cuXXX``: the newest CUDA variant of that PyTorch
-    release the driver can run (from the compat table)."""
-    series = ".".join(version.split("+")[0].split(".")[:2])
-    variants: list[str] = []
-    try:
-        for row in knowledge.compat_data().get("pytorch_cuda", []):
-            if str(row.get("torch")) == series:
-                variants = list(row.get("wheel_variants") or [])
-                break
-    except (KeyError, TypeError, AttributeError):
-        variants = []
-    driver_cuda = _driver_cuda(ctx)
-    chosen = None
-    for variant in variants:
-        cuda = _variant_cuda(variant)
-        if driver_cuda is None or (cuda and knowledge.compare_versions(cuda, driver_cuda) <= 0):
-            chosen = variant if driver_cuda is not None else (chosen or variant)
-    chosen = chosen or (variants[0] if variants else "cu126")
-    pin = f"torch=={version.split('+')[0]}" if version and version[0].isdigit() else "torch"
-    return f"pip install {pin} --index-url https://download.pytorch.org/whl/{chosen}"
-
-
-def _variant_cuda(variant: str) -> Optional[str]:
-    match = re.match(r"cu(\d+)(\d)$", variant)
-    return f"{match.group(1)}.{match.group(2)}" if match else None
-
-
-def _driver_cuda(ctx: CheckContext) -> Optional[str]:
-    """The highest CUDA the driver supports: from the driver layer, else NVML."""
-    value = ctx.facts("driver").get("cuda_driver_version")
-    if value is None:
-        try:
-            value = ctx.nvml().get("cuda_driver_version")
-        except Exception:  # NVML answers are the host's business; no answer is fine here
-            value = None
-    if isinstance(value, int) and value > 0:
-        return knowledge.driver_cuda_version(value)
-    if isinstance(value, str) and re.match(r"^\d+\.\d+", value):
-        return value
-    return None
-
-
-def _torch_driver_findings(ctx: CheckContext, cuda: str) -> list[Finding]:
-    driver_cuda = _driver_cuda(ctx)
-    if driver_cuda is None or knowledge.compare_versions(cuda, driver_cuda) <= 0:
-        return []
-    os_kind = ctx.host.platform.os_kind
-    try:
-        requirement = knowledge.min_driver(cuda, os_kind)
-        min_version = requirement.toolkit or requirement.compat or "?"
-    except (ValueError, KeyError, AttributeError):
-        min_version = "?"
-    driver = ctx.facts("driver").get("driver_version") or ctx.nvml().get("driver_version") or "?"
-    return [
-        Finding(
-            "driver_too_old",
-            "fail",
-            {"driver": driver, "driver_cuda": driver_cuda, "cuda": cuda,
-             "min_driver": min_version, "framework": "PyTorch"},
-            evidence=f"torch.version.cuda = {cuda}; the driver supports CUDA up to {driver_cuda}",
-            fix=Fix(links=(Link("NVIDIA drivers", knowledge.driver_download_url()),),
-                    action="download_driver"),
-        )
-    ]
-
-
-def arch_supported(cc: str, arch_list: list[str]) -> bool:
-    """Whether a GPU of compute capability ``cc`` ("8.6") can run a build for ``arch_list``
-    (``sm_80``..., ``compute_90``): a cubin of the same major and a lower or equal minor, or PTX
-    of a lower or equal capability that the driver can compile."""
-    parsed = _version_tuple(cc)
-    if not parsed or len(parsed) < 2:
-        return True
-    major, minor = parsed[0], parsed[1]
-    for arch in arch_list:
-        match = re.match(r"(sm|compute)_(\d+?)(\d)[a-z]?$", arch)
-        if not match:
-            continue
-        a_major, a_minor = int(match.group(2)), int(match.group(3))
-        if match.group(1) == "sm" and a_major == major and a_minor <= minor:
-            return True
-        if match.group(1) == "compute" and (a_major, a_minor) <= (major, minor):
-            return True
-    return False
-
-
-def _torch_arch_findings(ctx: CheckContext, torch: dict[str, Any], version: str) -> list[Finding]:
-    arch_list = [str(a) for a in torch.get("arch_list") or []]
-    if not arch_list:
-        return []
-    gpus = [
-        (d.get("name"), ".".join(str(x) for x in d["compute_capability"]))
-        for d in torch.get("devices") or [] if d.get("compute_capability")
-    ] or [
-        (g.get("name"), str(g["compute_capability"]))
-        for g in ctx.facts("gpu").get("gpus") or [] if g.get("compute_capability")
-    ]
-    findings = []
-    for name, cc in gpus:
-        if arch_supported(cc, arch_list):
-            continue
-        findings.append(
-            Finding(
-                "compute_capability_unsupported",
-                "fail",
-                {"gpu": name, "cc": cc, "framework": "PyTorch", "version": version,
-                 "min_cc": _arch_min(arch_list), "max_note": "", "arch_list": arch_list,
-                 "advice": "a PyTorch build whose arch list includes sm_" + cc.replace(".", "")},
-                evidence=f"{name} is sm_{cc.replace('.', '')}; the build has {' '.join(arch_list)}",
-                fix=Fix(links=(Link("PyTorch: install", TORCH_INSTALL_URL),)),
-            )
-        )
-    return findings
-
-
-def _arch_min(arch_list: list[str]) -> str:
-    values = []
-    for arch in arch_list:
-        match = re.match(r"(?:sm|compute)_(\d+?)(\d)[a-z]?$", arch)
-        if match:
-            values.append((int(match.group(1)), int(match.group(2))))
-    if not values:
-        return "?"
-    low = min(values)
-    return f"{low[0]}.{low[1]}"
