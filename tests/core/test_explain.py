@@ -272,7 +272,7 @@ def test_cudnn_sub_dll_not_located_is_partial_and_127_is_mixed_versions() -> Non
 def test_zlibwapi_32_bit() -> None:
     findings = explain_log("Could not load library zlibwapi.dll. Error code 193")
     assert findings[0].code == "zlibwapi_missing"
-    assert "32-bit" in findings[0].params["detail"]
+    assert "32-bit" in str(findings[0].params["detail"])
 
 
 def test_could_not_find_cuda_drivers_is_the_runtime_not_the_driver() -> None:
@@ -282,7 +282,7 @@ def test_could_not_find_cuda_drivers_is_the_runtime_not_the_driver() -> None:
     )
     findings = explain_log(text, "linux")
     assert findings[0].code == "cudart_missing"
-    assert "not the NVIDIA driver" in findings[0].params["detail"]
+    assert "not the NVIDIA driver" in str(findings[0].params["detail"])
     assert 'pip install "tensorflow[and-cuda]"' in findings[0].fix.commands
 
 
@@ -374,7 +374,7 @@ def test_other_wordings(text: str, os_kind: str | None, code: str) -> None:
         ("cublas64_11.dll", {"cuda": "11.x"}),
         ("libcublas.so.10.0", {"cuda": "10.0"}),
         ("cusolver64_10.dll", {"cuda": "10.1-11.0"}),
-        ("cusolver64_11.dll", {"cuda": "11.1 or newer"}),
+        ("cusolver64_11.dll", {"cuda": "11.1+"}),
         ("cudnn64_8.dll", {"cudnn": "8"}),
         ("cudnn64_7.dll", {"cudnn": "7"}),
         ("libcudnn.so.8", {"cudnn": "8"}),

@@ -89,7 +89,7 @@ def test_cudnn_never_copied():
     _, result = run(m, windows_tf210())
     assert result.status == FAIL
     f = finding(result, "cudnn_missing")
-    assert f.params["file_note"] == " (cudnn64_8.dll)"
+    assert str(f.params["file_note"]) == " (cudnn64_8.dll)"
     assert f.fix.action == "install_cudnn"
     assert f.fix.action_params == {"dest": V112, "cudnn": "8.1", "cuda": "11.2"}
     assert knowledge.cudnn_download_url("8.1", "11.2") in [link.url for link in f.fix.links]

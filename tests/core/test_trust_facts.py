@@ -405,7 +405,7 @@ def _mixed_sections(finding) -> list[str]:
     bad = []
     for step in finding.fix.steps:
         text = step.text()
-        if step.key == "text" and text.endswith(":") and text.startswith(("On ", "In ")):
+        if step.key.startswith(("explain.on_", "explain.in_")):  # an OS heading
             section = text
             continue
         if WINDOWS_MARKS.search(text) and section != "On Windows:":

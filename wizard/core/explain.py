@@ -27,7 +27,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Optional
 
+from wizard.core import messages
 from wizard.core.codes import CODES, layer_of
+from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg
 from wizard.core.model import (
     LAYERS,
     Finding,
@@ -199,6 +201,11 @@ def build_table(data: dict[str, Any]) -> Table:
             raise ValueError(f"signature {sig.id} has regexes but no keywords")
         if sig.code and sig.code != "@library" and sig.code not in CODES:
             raise ValueError(f"signature {sig.id} names an unknown code {sig.code}")
+        _check_message_ids(sig.id, [sig.defaults, sig.fix])
+    for raw in data.get("library_families", []):
+        _check_message_ids(raw["id"], [raw.get("defaults"), raw.get("error_code_details")])
+    for code, spec in data.get("code_fixes", {}).items():
+        _check_message_ids(code, [spec])
     every = {k for sig in signatures for k in sig.keywords}
     keywords = tuple(sorted(k for k in every if not any(o != k and o in k for o in every)))
     versions = []
@@ -419,9 +426,43 @@ def _fill(template: str, params: dict[str, Any]) -> Optional[str]:
         return None
 
 
-def _fill_loose(template: str, params: dict[str, Any]) -> str:
-    filled = _fill(template, params)
-    return template if filled is None else filled
+def _value(spec: Any, params: dict[str, Any]) -> Any:
+    """A value of the signature table filled from ``params``: a string template (``"{file}"``),
+    a message (``{"message": "explain.phrase.x", "params": {"file": "{file}"}}``: words for the
+    user, whose params are filled the same way) or a plain value. None when a placeholder has no
+    value (the item is left out)."""
+    if isinstance(spec, str):
+        return _fill(spec, params)
+    if isinstance(spec, dict) and "message" in spec:
+        values = {}
+        for key, template in spec.get("params", {}).items():
+            filled = _value(template, params)
+            if filled is None:
+                return None
+            values[key] = filled
+        return Message(spec["message"], values)
+    return spec
+
+
+def _check_message_ids(owner: str, specs: list[Any]) -> None:
+    """Every message a signature, family or code fix names is in the catalogue: link titles,
+    step keys (``step.<key>``) and message values."""
+    for message_id in _message_ids(specs):
+        if not messages.has(message_id):
+            raise ValueError(f"{owner} names a message the catalogue lacks: {message_id}")
+
+
+def _message_ids(value: Any, key: str = "") -> list[str]:
+    if isinstance(value, list):
+        return [found for item in value for found in _message_ids(item, key)]
+    if not isinstance(value, dict):
+        return []
+    found = [value["message"]] if isinstance(value.get("message"), str) else []
+    if key == "links":
+        found.append(str(value.get("title")))
+    elif key == "steps":
+        found.append(f"step.{value.get('key')}")
+    return found + [i for name, item in value.items() for i in _message_ids(item, name)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -498,9 +539,9 @@ def _resolve_library(hit: _Hit, tab: Table, os_kind: Optional[str]):
     if error_code:
         extra["error_code"] = error_code
         code = family.by_error_code.get(error_code, code)
-        detail = family.error_code_details.get(error_code)
-        if detail:
-            extra["detail"] = _fill_loose(detail, extra)
+        detail = _value(family.error_code_details.get(error_code), extra)
+        if detail is not None:
+            extra["detail"] = detail
     if os_kind and os_kind in family.os_code:
         code = family.os_code[os_kind]
     return family, code, extra
@@ -537,7 +578,7 @@ def _candidate(hit: _Hit, tab: Table, facts: dict[str, _Hit], os_kind: Optional[
         weight = family.weight
         demote = demote + family.demote_if
         for key, value in family.defaults.items():
-            filled = _fill(str(value), params)
+            filled = _value(value, params)
             if filled is not None:
                 params.setdefault(key, filled)
     for name in sig.params_from:
@@ -555,7 +596,7 @@ def _candidate(hit: _Hit, tab: Table, facts: dict[str, _Hit], os_kind: Optional[
     for key, value in sig.defaults.items():
         if key in params:
             continue
-        filled = _fill(value, params) if isinstance(value, str) else value
+        filled = _value(value, params)
         if filled is not None:
             params[key] = filled
     if code is None or code not in CODES:
@@ -728,17 +769,19 @@ def _os_fits(item: dict[str, Any], os_kind: Optional[str]) -> bool:
 # one of these headings, never mixed in one list (a PATH of C:\Program Files beside
 # LD_LIBRARY_PATH).
 _OS_SECTIONS: tuple[tuple[tuple[str, ...], Step], ...] = (
-    (("windows",), Step("text", {"text": "On Windows:"})),
-    (("linux", "wsl2"), Step("text", {"text": "On Linux or WSL2:"})),
-    (("linux",), Step("text", {"text": "On Linux (not WSL2):"})),
-    (("wsl2",), Step("text", {"text": "In WSL2:"})),
+    (("windows",), Step("explain.on_windows")),
+    (("linux", "wsl2"), Step("explain.on_linux_or_wsl2")),
+    (("linux",), Step("explain.on_linux_only")),
+    (("wsl2",), Step("explain.in_wsl2")),
 )
+_OTHER_SECTION = "explain.on_systems"
+"""The heading of a section for another set of systems: ``On {systems}:``."""
 
 
 def _step_of(item: dict[str, Any], params: dict[str, Any]) -> Optional[Step]:
     values = {}
     for key, template in item.get("params", {}).items():
-        filled = _fill(str(template), params)
+        filled = _value(template, params)
         if filled is None:
             return None
         values[key] = filled
@@ -781,13 +824,12 @@ def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
                 if step not in section:
                     section.append(step)
         for item in spec.get("links", []):
-            link = Link(item["title"], item["url"])
+            link = Link(msg(item["title"]), item["url"])
             if link not in links:
                 links.append(link)
     headings = dict(_OS_SECTIONS)
     for kinds, section in sorted(sections.items(), key=lambda kv: _section_order(kv[0])):
-        heading = headings.get(kinds) or Step(
-            "text", {"text": "On " + " or ".join(_OS_NAMES.get(k, k) for k in kinds) + ":"})
+        heading = headings.get(kinds) or Step(_OTHER_SECTION, {"systems": _either(kinds)})
         steps.append(heading)
         steps.extend(section)
     action = own.get("action") or generic.get("action")
@@ -795,6 +837,15 @@ def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
 
 
 _OS_NAMES = {"windows": "Windows", "linux": "Linux", "wsl2": "WSL2"}
+
+
+def _either(kinds: tuple[str, ...]) -> Any:
+    """``Windows or WSL2`` (or a longer chain) as a message over the systems' names."""
+    names: list[Any] = [_OS_NAMES.get(k, k) for k in kinds]
+    phrase = names[0]
+    for name in names[1:]:
+        phrase = msg("explain.phrase.either", first=phrase, second=name)
+    return phrase
 
 
 def _section_order(kinds: tuple[str, ...]) -> int:
@@ -981,70 +1032,96 @@ def read_log_file(path: str, stdin: Any = None) -> str:
 # Text for the CLI
 
 
-def findings_text(findings: list[Finding]) -> str:
-    """Readable English for ``gpu-wizard explain``: the most likely cause first."""
+def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
+    """Readable text for ``gpu-wizard explain``, in ``lang``: the most likely cause first."""
+    def say(message_id: str, **params: Any) -> str:
+        return messages.render(msg(message_id, **params), lang)
+
     if not findings:
-        return "No known GPU setup problem was found in this log."
+        return say("explain.text.nothing_found")
     if len(findings) == 1 and findings[0].code == HARMLESS_CODE:
         only = findings[0]
-        kinds = ", ".join(only.params.get("kinds", []))
-        return (
-            f"Only harmless messages ({kinds}); they are not why a GPU is not used.\n"
-            f"  Log: {_short(only.evidence or '')}\n"
-            "If the GPU is still not used, look for a line that names a missing library or a "
-            "version, or run `gpu-wizard check`."
-        )
+        kinds = [_harmless_kind(kind) for kind in only.params.get("kinds", [])]
+        return "\n".join([
+            say("explain.text.only_harmless", kinds=kinds),
+            "  " + say("explain.text.log", line=_short(only.evidence or "")),
+            say("explain.text.harmless_hint", command="gpu-wizard check"),
+        ])
     out = []
     for number, finding in enumerate(findings, 1):
-        title = finding.title()
-        head = "Most likely cause" if number == 1 else f"Also possible ({number})"
-        out.append(f"{head}: {title}  [{finding.severity}, {finding.layer} layer]")
-        out.append(f"  {finding.message()}")
-        note = _note(finding.params.get("detail"))
-        if note and note not in finding.message():
-            out.append(f"  Note: {note}")
+        head = (msg("explain.text.most_likely") if number == 1
+                else msg("explain.text.also_possible", number=number))
+        out.append(say("explain.text.heading", head=head, title=finding.title(lang),
+                       severity=_named("explain.severity", finding.severity),
+                       layer=_named("explain.layer", finding.layer)))
+        message = finding.message(lang)
+        out.append(f"  {message}")
+        note = _note(messages.render(finding.params.get("detail"), lang))
+        if note and note not in message:
+            out.append("  " + say("explain.text.note", note=note))
         if finding.params.get("needed_by"):
-            out.append(
-                f"  Note: {finding.params.get('file')} is what is missing; "
-                f"{finding.params['needed_by']} needs it"
-            )
+            out.append("  " + say("explain.text.note_needed_by", file=finding.params.get("file"),
+                                  needed_by=finding.params["needed_by"]))
         elif finding.params.get("dependency"):
-            out.append(
-                f"  Note: the loader names {finding.params['dependency']}, a library that "
-                f"{finding.params.get('file', 'it')} needs"
-            )
+            out.append("  " + say("explain.text.note_dependency",
+                                  dependency=finding.params["dependency"],
+                                  file=finding.params.get("file")))
         if finding.evidence:
-            out.append(f"  Log: {_short(finding.evidence)}")
-        out.append(f"  Fix: {finding.fix_summary()}")
-        out.extend(_steps_text(finding.fix.steps))
+            out.append("  " + say("explain.text.log", line=_short(finding.evidence)))
+        out.append("  " + say("explain.text.fix", fix=finding.fix_summary(lang)))
+        out.extend(_steps_text(finding.fix.steps, lang))
         out.extend(f"    $ {command}" for command in finding.fix.commands)
-        out.extend(f"    {link.title}: {link.url}" for link in finding.fix.links)
+        out.extend("    " + say("explain.text.link", title=link.title_text(lang), url=link.url)
+                   for link in finding.fix.links)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
-def _steps_text(steps: tuple[Step, ...]) -> list[str]:
+_HEADINGS = frozenset(step.key for _, step in _OS_SECTIONS) | {_OTHER_SECTION}
+_HARMLESS_KINDS = {
+    "NUMA": "explain.kind.numa",
+    "TensorRT": "explain.kind.tensorrt",
+    "CPU instructions": "explain.kind.cpu_instructions",
+    "cuBLAS/cuDNN/cuFFT factory": "explain.kind.factory",
+    "cudart hint": "explain.kind.cudart_hint",
+    "XLA/executor notes": "explain.kind.xla_notes",
+}
+"""The ``kind`` of each harmless signature, as the words the text shows for it."""
+
+
+def _harmless_kind(kind: str) -> Any:
+    message_id = _HARMLESS_KINDS.get(kind)
+    return msg(message_id) if message_id else kind
+
+
+def _named(prefix: str, value: str) -> Any:
+    """``explain.severity.fail``, ``explain.layer.cudnn``: the word for an enum value (the value
+    itself where the catalogue has none)."""
+    message_id = f"{prefix}.{value}"
+    return msg(message_id) if messages.has(message_id) else value
+
+
+def _steps_text(steps: tuple[Step, ...], lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Steps as a list; an OS heading (a log that does not show its OS) starts a section whose
     steps are indented below it."""
-    headings = [step for _, step in _OS_SECTIONS]
     lines = []
     indent = ""
     for step in steps:
-        text = str(step.params.get("text", "")) if step.key == "text" else ""
-        if step in headings or (text.startswith("On ") and text.endswith(":")):
-            lines.append(f"    {step.text()}")
+        if step.key in _HEADINGS:
+            lines.append(f"    {step.text(lang)}")
             indent = "  "
         else:
-            lines.append(f"    {indent}- {step.text()}")
+            lines.append(f"    {indent}- {step.text(lang)}")
     return lines
 
 
 def _note(detail: Any) -> str:
-    """A ``detail`` param as a sentence of its own (some are written to follow a message:
+    """A ``detail`` (rendered) as a sentence of its own (some are written to follow a message:
     ``" (inside a container ...)"`` or ``": Docker has no ..."``)."""
-    text = str(detail or "").strip().lstrip(":").strip()
-    if text.startswith("(") and text.endswith(")"):
-        text = text[1:-1]
+    text = str(detail or "").strip().lstrip(":：").strip()
+    for opening, closing in (("(", ")"), ("（", "）")):
+        if text.startswith(opening) and text.endswith(closing):
+            text = text[1:-1]
     return text
 
 

@@ -18,6 +18,7 @@ from wizard.core.cudnn_installs import CudnnDiscovery, CudnnInstall
 from wizard.core.layers import CheckContext
 from wizard.core.layers.cuda import discovery as cuda_discovery
 from wizard.core.layers.cuda import without_gpu
+from wizard.core.messages import Message, msg
 from wizard.core.model import (
     NOT_APPLICABLE,
     OK,
@@ -29,7 +30,9 @@ from wizard.core.model import (
     worst_status,
 )
 
+CACHE_KEY = "cudnn_discovery"
 ZLIB_URL = "http://www.winimage.com/zLibDll/zlib123dllx64.zip"
+ZLIB_ARCHIVE = "zlib123dllx64.zip"
 ZLIB_GUIDE = ("https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/"
               "index.html#install-zlib-windows")
 CUDNN_WINDOWS_GUIDE = "https://docs.nvidia.com/deeplearning/cudnn/installation/latest/windows.html"
@@ -38,9 +41,11 @@ TF_PIP_URL = knowledge.TF_PIP_URL
 
 
 def discovery(ctx: CheckContext) -> CudnnDiscovery:
-    if ctx.cudnn_discovery is None:
-        ctx.cudnn_discovery = cudnn_installs.discover(ctx.host, cuda_discovery(ctx))
-    return ctx.cudnn_discovery
+    found = ctx.cache.get(CACHE_KEY)
+    if found is None:
+        found = cudnn_installs.discover(ctx.host, cuda_discovery(ctx))
+        ctx.cache[CACHE_KEY] = found
+    return found
 
 
 def check(ctx: CheckContext) -> LayerResult:
@@ -52,12 +57,12 @@ def check(ctx: CheckContext) -> LayerResult:
     if not target.gpu_supported:
         return LayerResult(
             "cudnn", NOT_APPLICABLE,
-            f"not needed: TensorFlow {target.tensorflow} has no GPU build on native Windows",
+            msg("cudnn.summary.no_windows_gpu_build", tensorflow=target.tensorflow),
             facts,
         )
     if not target.cudnn or major is None:
         return LayerResult("cudnn", NOT_APPLICABLE,
-                           f"TensorFlow {target.tensorflow} names no cuDNN version", facts)
+                           msg("cudnn.summary.no_version", tensorflow=target.tensorflow), facts)
     if target.pip_cuda and not ctx.host.is_windows:
         result = _check_pip(ctx, found, major, facts)
     else:
@@ -88,14 +93,15 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
     if env is None:
         return LayerResult(
             "cudnn", NOT_APPLICABLE,
-            f"no system cuDNN needed: TensorFlow {target.tensorflow} brings cuDNN "
-            f"{target.cudnn} as a pip wheel (tensorflow[and-cuda])",
+            msg("cudnn.summary.pip_wheel_needed", tensorflow=target.tensorflow,
+                cudnn=target.cudnn),
             facts,
         )
     severity = "fail" if env.tensorflow else "info"
     command = _pip_command(ctx)
     pip_fix = Fix(steps=(Step("run", {"command": command}),),
-                  links=(Link("TensorFlow: install with pip", TF_PIP_URL),), commands=(command,))
+                  links=(Link(msg("link.cudnn.tensorflow_pip"), TF_PIP_URL),),
+                  commands=(command,))
     wheel = next((i for i in found.installs if i.source == "pip" and i.major == major), None)
     if wheel is None:  # a conda env's own cudnn package serves the same purpose
         wheel = next((i for i in found.installs if i.source == "conda" and i.major == major),
@@ -108,7 +114,8 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
             findings.append(_mismatch_finding(ctx, other, severity, pip_fix))
         elif system is not None and _version_ok(system[0].version, str(target.cudnn)):
             findings.extend(_completeness(ctx, found, system[0]))
-            summary = f"cuDNN {system[0].version} from {system[0].lib_dir} (no nvidia-cudnn wheel)"
+            summary = msg("cudnn.summary.system_without_wheel", version=system[0].version,
+                          path=system[0].lib_dir)
             return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
         else:
             findings.append(Finding(
@@ -116,11 +123,11 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
                 # no "cuda": the fix summary is the pip-wheel variant, naming the command
                 params={"cudnn": target.cudnn, "command": command,
                         "file": cudnn_installs.front_file(major, False),
-                        "file_note": f" ({cudnn_installs.front_file(major, False)})"},
+                        "file_note": _file_note(cudnn_installs.front_file(major, False))},
                 evidence=f"no nvidia-cudnn wheel in {', '.join(env.site_packages) or env.prefix}",
                 fix=pip_fix,
             ))
-        summary = f"no cuDNN {major}.x wheel in {env.prefix}"
+        summary = msg("cudnn.summary.no_wheel", major=major, prefix=env.prefix)
         return LayerResult("cudnn", worst_status(findings, NOT_APPLICABLE), summary, facts,
                            findings)
     if not _version_ok(wheel.version, str(target.cudnn)):
@@ -130,8 +137,9 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
     if first is not None and first[0] is not wheel and not _version_ok(first[0].version,
                                                                         str(target.cudnn)):
         findings.append(_shadow_finding(ctx, first, wheel))
-    summary = (f"no system cuDNN needed: cuDNN {wheel.version} from "
-               f"{wheel.package or 'the ' + wheel.source + ' package'} in {env.prefix}")
+    # no package name: "from the conda package" (a variant without {package})
+    summary = msg("cudnn.summary.from_wheel", version=wheel.version or "?", package=wheel.package,
+                  source=wheel.source, prefix=env.prefix)
     return LayerResult("cudnn", worst_status(findings, NOT_APPLICABLE), summary, facts, findings)
 
 
@@ -167,7 +175,8 @@ def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: d
         findings.extend(_completeness(ctx, found, install))
         findings.extend(_terminal_findings(ctx, found, major))
         status = worst_status(findings, OK)
-        summary = f"cuDNN {install.version or '?'} in {install.lib_dir}, found by the loader"
+        summary = msg("cudnn.summary.on_loader_path", version=install.version or "?",
+                      path=install.lib_dir)
         return LayerResult("cudnn", status, summary, facts, findings)
     right = [i for i in found.installs if i.major == major and i.files]
     if right:
@@ -176,27 +185,32 @@ def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: d
         if not _version_ok(best.version, wanted):
             findings.append(_mismatch_finding(ctx, best, "fail", _install_fix(ctx, found)))
         findings.extend(_completeness(ctx, found, best))
-        summary = f"cuDNN {best.version or '?'} in {best.lib_dir} is not on the loader path"
+        summary = msg("cudnn.summary.off_loader_path", version=best.version or "?",
+                      path=best.lib_dir)
         return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
     header_only = [i for i in found.installs if i.major == major and not i.files]
     if header_only:
         findings.extend(_completeness(ctx, found, header_only[0]))
-        summary = f"cuDNN {header_only[0].version} headers in {header_only[0].path}, no libraries"
+        summary = msg("cudnn.summary.headers_only", version=header_only[0].version,
+                      path=header_only[0].path)
         return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
     other = [i for i in found.installs if i.files]
     if other:
         findings.append(_mismatch_finding(ctx, other[0], "fail", _install_fix(ctx, found)))
-        versions = ", ".join(sorted({i.version or "?" for i in other}))
-        summary = f"cuDNN {versions} found; TensorFlow {target.tensorflow} needs {wanted}"
+        versions = sorted({i.version or "?" for i in other})
+        summary = msg("cudnn.summary.other_versions", versions=versions,
+                      tensorflow=target.tensorflow, cudnn=wanted)
         return LayerResult("cudnn", worst_status(findings, OK), summary, facts, findings)
     front = cudnn_installs.front_file(major, ctx.host.is_windows)
     findings.append(Finding(
         "cudnn_missing", "fail",
-        params={"cudnn": wanted, "cuda": target.cuda, "file": front, "file_note": f" ({front})"},
+        params={"cudnn": wanted, "cuda": target.cuda, "file": front,
+                "file_note": _file_note(front)},
         evidence=f"no {front} in any CUDA folder, cuDNN folder or loader folder",
         fix=_install_fix(ctx, found),
     ))
-    return LayerResult("cudnn", worst_status(findings, OK), "no cuDNN found", facts, findings)
+    return LayerResult("cudnn", worst_status(findings, OK), msg("cudnn.summary.none"), facts,
+                       findings)
 
 
 def _terminal_findings(ctx: CheckContext, found: CudnnDiscovery, major: int) -> list[Finding]:
@@ -207,7 +221,7 @@ def _terminal_findings(ctx: CheckContext, found: CudnnDiscovery, major: int) -> 
     in_new = found.loader_first(major, new_terminal=True)
     front = cudnn_installs.front_file(major, True)
     params = {"cudnn": ctx.target.cudnn, "cuda": ctx.target.cuda, "file": front,
-              "file_note": f" ({front})"}
+              "file_note": _file_note(front)}
     if in_process is None and in_new is not None:
         return [Finding(
             "cudnn_missing", "info", params={**params, "path": in_new[1].path},
@@ -275,15 +289,19 @@ def _completeness(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstal
     if needs_zlib and not found.zlibwapi_on_path:
         dest = install.lib_dir or install.path
         elsewhere = list(found.zlibwapi)
-        steps = [Step("download", {"what": "zlibwapi.dll (zlib123dllx64.zip)", "url": ZLIB_URL}),
+        what = msg("cudnn.phrase.file_in_archive", file=cudnn_installs.ZLIBWAPI,
+                   archive=ZLIB_ARCHIVE)
+        steps = [Step("download", {"what": what, "url": ZLIB_URL}),
                  Step("run", {"command": f'copy dll_x64\\zlibwapi.dll "{dest}"'})]
         findings.append(Finding(
             "zlibwapi_missing", "fail",
             params={"found": install.version, "dest": dest, "file": cudnn_installs.ZLIBWAPI},
             evidence=("zlibwapi.dll is not in any PATH folder"
                       + (f"; it exists off the path: {', '.join(elsewhere)}" if elsewhere else "")),
-            fix=Fix(steps=tuple(steps), links=(Link("zlib 1.2.3 DLL for x64 (winimage)", ZLIB_URL),
-                                               Link("cuDNN 8.9 install guide: zlib", ZLIB_GUIDE)),
+            fix=Fix(steps=tuple(steps),
+                    links=(Link(msg("link.cudnn.zlib_dll", version="1.2.3", site="winimage"),
+                                ZLIB_URL),
+                           Link(msg("link.cudnn.zlib_guide"), ZLIB_GUIDE)),
                     commands=(f'copy dll_x64\\zlibwapi.dll "{dest}"',),
                     action="install_zlibwapi", action_params={"dest": dest}),
         ))
@@ -302,7 +320,7 @@ def _partial_fix(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall
         return Fix(steps=(Step("run", {"command": command}),), links=_cudnn_links(ctx),
                    commands=(command,))
     return Fix(
-        steps=(Step("copy_missing_files", {"files": ", ".join(install.missing),
+        steps=(Step("copy_missing_files", {"files": list(install.missing),
                                            "version": install.version or "?",
                                            "dir": directory}),),
         links=_cudnn_links(ctx),
@@ -317,7 +335,7 @@ def _mismatch_finding(ctx: CheckContext, install: CudnnInstall, severity: str, f
     where = install.lib_dir or install.path
     return Finding(
         "cudnn_version_mismatch", severity,
-        params={"found": install.version or "?", "where": f" ({where})",
+        params={"found": install.version or "?", "where": _where_note(where),
                 "tensorflow": target.tensorflow, "cudnn": target.cudnn, "cuda": target.cuda,
                 "path": where},
         evidence=_describe(install),
@@ -334,7 +352,7 @@ def _shadow_finding(ctx: CheckContext, first: tuple[CudnnInstall, LoaderDir],
     good_dir = good.lib_dir or good.path
     return Finding(
         "cudnn_version_mismatch", "fail",
-        params={"found": old.version or "?", "where": f" ({entry.path})",
+        params={"found": old.version or "?", "where": _where_note(entry.path),
                 "tensorflow": target.tensorflow, "cudnn": target.cudnn, "cuda": target.cuda,
                 "path": entry.path, "shadowed": good_dir},
         evidence=(f"{_describe(old)} comes first ({entry.origin}); cuDNN {good.version} in "
@@ -366,7 +384,7 @@ def _off_path(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall) -
     return Finding(
         "cudnn_missing", "fail",
         # no "cuda": the fix summary is the "installed, but not on the loader path" variant
-        params={"cudnn": ctx.target.cudnn, "file_note": f" ({front})", "file": front,
+        params={"cudnn": ctx.target.cudnn, "file_note": _file_note(front), "file": front,
                 "path": directory, "variable": variable},
         evidence=f"{front} is in {directory}, which is not on {variable}",
         fix=Fix(steps=tuple(steps), links=_cudnn_links(ctx), commands=commands,
@@ -381,7 +399,8 @@ def _install_fix(ctx: CheckContext, found: CudnnDiscovery) -> Fix:
     dest = _cuda_dest(ctx, found.cuda)
     url = knowledge.cudnn_download_url(str(target.cudnn), target.cuda)
     steps: list[Step] = [
-        Step("download", {"what": f"cuDNN {target.cudnn} for CUDA {target.cuda}", "url": url}),
+        Step("download", {"what": msg("cudnn.phrase.cudnn_for_cuda", cudnn=target.cudnn,
+                                      cuda=target.cuda), "url": url}),
         Step("copy_cudnn", {"dest": dest}),
     ]
     if windows:
@@ -406,7 +425,7 @@ def _install_fix(ctx: CheckContext, found: CudnnDiscovery) -> Fix:
         steps.append(Step("or_conda", {"command": line}))
     return Fix(
         steps=tuple(steps),
-        links=(Link(f"cuDNN {target.cudnn} download (NVIDIA, login needed)", url),
+        links=(Link(msg("link.cudnn.download", cudnn=target.cudnn), url),
                *_cudnn_links(ctx)[1:]),
         commands=commands + conda,
         action="install_cudnn",
@@ -460,7 +479,17 @@ def _cudnn_links(ctx: CheckContext) -> tuple[Link, ...]:
     target = ctx.target
     guide = CUDNN_WINDOWS_GUIDE if ctx.host.is_windows else CUDNN_LINUX_GUIDE
     return (
-        Link(f"cuDNN {target.cudnn} download (NVIDIA, login needed)",
+        Link(msg("link.cudnn.download", cudnn=target.cudnn),
              knowledge.cudnn_download_url(str(target.cudnn), target.cuda)),
-        Link("cuDNN installation guide", guide),
+        Link(msg("link.cudnn.install_guide"), guide),
     )
+
+
+def _file_note(file: str) -> Message:
+    """`` (cudnn64_8.dll)``: the file a message names after the cuDNN version."""
+    return msg("cudnn.phrase.file_note", file=file)
+
+
+def _where_note(path: str) -> Message:
+    """`` (C:\\...\\bin)``: where a cuDNN was found, after its version."""
+    return msg("cudnn.phrase.where_note", path=path)
