@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
+from wizard.core import messages
 from wizard.core.knowledge.versions import (
     compare_versions,
     parse_version,
@@ -64,6 +65,20 @@ def public_text(text: Optional[str]) -> Optional[str]:
     return _MAINTAINER_PARENTHETICAL.sub("", str(text)).strip()
 
 
+Note = Union[Message, str]
+"""A note for the user: a message, or a data text the catalogue does not have (English)."""
+
+
+def data_note(message_id: str, text: Optional[str]) -> Note:
+    """A text from the tables (a platform fact, a row's caveat) as the catalogue's message
+    ``message_id`` when the catalogue's English is that very text, else the text itself: a note
+    whose data changed is never shown in an outdated translation."""
+    public = public_text(text) or ""
+    if messages.has(message_id) and messages.template(message_id) == public:
+        return msg(message_id)
+    return public
+
+
 def check_os_kind(os_kind: str) -> str:
     if os_kind not in OS_KINDS:
         raise ValueError(f"unknown OS {os_kind!r}: use one of {', '.join(OS_KINDS)}")
@@ -92,7 +107,7 @@ class TfRequirement:
     series: str = ""
     os_kind: str = ""
     table_package: str = ""
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[Note, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,7 +121,7 @@ class TfRequirement:
             "pip_cuda": self.pip_cuda,
             "package": self.package,
             "table_package": self.table_package,
-            "notes": list(self.notes),
+            "notes": [str(note) for note in self.notes],
             "source": self.source,
         }
 
@@ -166,23 +181,18 @@ def tf_requirement(tf: str, os_kind: str) -> Optional[TfRequirement]:
     if row is None:
         return None
     pip_cuda = _uses_pip_cuda(tf_series, os_kind)
-    notes: list[str] = []
+    notes: list[Note] = []
     source = row["source"]
     if pip_cuda:
         pins = and_cuda_pins(tf_series)
-        notes.append(
-            "CUDA and cuDNN come from pip (tensorflow[and-cuda]); only the NVIDIA driver must "
-            "be installed on the system."
-        )
+        notes.append(msg("compat.note.cuda_from_pip"))
         if pins is None:
-            notes.append(f"The [and-cuda] pins of TF {tf_series} are not in the table.")
+            notes.append(msg("compat.note.no_pins", tf_series=tf_series))
         else:
             source += "; [and-cuda] pins: " + _and_cuda_row(tf_series)["source"]
     elif os_kind in ("linux", "wsl2"):
-        notes.append(
-            f"TF {tf_series} loads a system CUDA {row['cuda']} and cuDNN {row['cudnn']} "
-            "(before 2.14 there is no [and-cuda] extra)."
-        )
+        notes.append(msg("compat.note.system_cuda", tf_series=tf_series, cuda=row["cuda"],
+                         cudnn=row["cudnn"]))
     return TfRequirement(
         tf=row["tf"],
         cuda=row["cuda"],
@@ -219,9 +229,8 @@ def _windows_cpu_only(tf_series: str) -> Optional[TfRequirement]:
         os_kind="windows",
         table_package=row["package"],
         notes=(
-            f"TF {last['tf']} was the last TensorFlow release with GPU support on native "
-            f"Windows; TF {tf_series} runs on the CPU only there. Use WSL2 for a newer TF on "
-            f'the GPU, or install "tensorflow<2.11" in a Python {_python_of_last_windows()}.',
+            msg("compat.note.windows_cpu_only", last=last["tf"], tf_series=tf_series,
+                python=_python_of_last_windows()),
         ),
     )
 
@@ -470,7 +479,7 @@ class DriverRequirement:
     source: str
     os_kind: str = ""
     release: Optional[str] = None
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[Note, ...] = field(default_factory=tuple)
 
     @property
     def minimum(self) -> Optional[str]:
@@ -488,7 +497,7 @@ class DriverRequirement:
             "toolkit": self.toolkit,
             "compat": self.compat,
             "release": self.release,
-            "notes": list(self.notes),
+            "notes": [str(note) for note in self.notes],
             "source": self.source,
         }
 
@@ -515,30 +524,29 @@ def min_driver(cuda: str, os_kind: str) -> DriverRequirement:
     toolkit_row = toolkit_row or data["cuda_min_driver_ga"].get(minor)
     major = str(parse_version(cuda)[0])
     compat_row = data["cuda_minor_compat"].get(major)
-    notes: list[str] = []
+    notes: list[Note] = []
     sources: list[str] = []
     toolkit = compat = None
     release = None
     if toolkit_row is None:
-        notes.append(f"CUDA {minor} is not in NVIDIA's toolkit/driver table.")
+        notes.append(msg("compat.note.cuda_not_in_table", cuda=minor))
     else:
         toolkit = toolkit_row[column]
         release = toolkit_row.get("release")
         sources.append(f"toolkit: {toolkit_row['source']}")
         if toolkit is None:
-            notes.append(
-                f"NVIDIA lists no {column.capitalize()} driver minimum for CUDA {minor} "
-                f"(published as {_as_published(toolkit_row, column)})."
-            )
+            notes.append(msg(f"compat.note.no_{column}_minimum", cuda=minor,
+                             published=_as_published(toolkit_row, column)))
     if compat_row is not None:
         compat = compat_row.get(column)
         sources.append(f"minor-version compatibility: {compat_row['source']}")
         if compat is None and compat_row.get("user_windows_note") and column == "windows":
-            notes.append(compat_row["user_windows_note"])
+            notes.append(data_note(f"compat.data.windows_driver_note_cuda{major}",
+                                   compat_row["user_windows_note"]))
     elif parse_version(cuda)[0] < 11:
-        notes.append("No minor-version compatibility before CUDA 11: the toolkit's minimum holds.")
+        notes.append(msg("compat.note.no_minor_compat"))
     if os_kind == "wsl2":
-        notes.append("In WSL2 the Windows driver serves the GPU: compare the Windows version.")
+        notes.append(msg("compat.note.wsl2_windows_driver"))
     return DriverRequirement(
         cuda=minor if len(parse_version(cuda)) < 3 else cuda,
         toolkit=toolkit,
@@ -602,6 +610,12 @@ def _toolkit_min_sm(cuda: Optional[str]) -> tuple[Optional[str], Optional[dict[s
     return found
 
 
+def _caveat_id(row_name: str) -> str:
+    """``compat.data.cc_caveat_2_17_and_later`` for the row "2.17 and later"."""
+    slug = re.sub(r"[^a-z0-9]+", "_", row_name.lower()).strip("_")
+    return f"compat.data.cc_caveat_{slug}"
+
+
 def compute_capability_requirement(tf_version: str) -> Optional[dict[str, Any]]:
     """The documented minimum plus what the build's CUDA toolkit allows: TF 2.15/2.16 list 3.5,
     but their CUDA 12 builds cannot contain code below SM 5.0 (``effective_min_cc``)."""
@@ -611,16 +625,14 @@ def compute_capability_requirement(tf_version: str) -> Optional[dict[str, Any]]:
     requirement = tf_requirement(tf_version, "linux")
     toolkit_min, arch_row = _toolkit_min_sm(requirement.cuda if requirement else None)
     effective = row["min_cc"]
-    notes = []
+    notes: list[Note] = []
     if toolkit_min and compare_versions(toolkit_min, effective) > 0:
         effective = toolkit_min
-        notes.append(
-            f"TF {series(tf_version)} is built with CUDA {requirement.cuda}, which supports no GPU "
-            f"below compute capability {toolkit_min}."
-        )
+        notes.append(msg("compat.note.toolkit_min_cc", tf_series=series(tf_version),
+                         cuda=requirement.cuda if requirement else None, cc=toolkit_min))
     open_ended = any(high is None for _, high in row["tf_spans"])
     if row.get("user_caveat") and (effective != row["min_cc"] or open_ended):
-        notes.append(row["user_caveat"])
+        notes.append(data_note(_caveat_id(row["tf"]), row["user_caveat"]))
     return {
         "tf": series(tf_version),
         "row": row["tf"],
@@ -725,29 +737,22 @@ def _next_series(tf_series: str) -> str:
     return f"{major}.{minor + 1}"
 
 
-def install_notes(tf: str, os_kind: str) -> list[str]:
+def install_notes(tf: str, os_kind: str) -> list[Note]:
     """What goes with :func:`install_command` (legacy package names, the system CUDA needed)."""
     requirement = tf_requirement(tf, os_kind)
     if requirement is None:
         return []
-    notes = []
+    notes: list[Note] = []
     if os_kind == "windows" and requirement.gpu_support:
-        notes.append(
-            f"Needs CUDA {requirement.cuda} and cuDNN {requirement.cudnn} installed on the "
-            f"system and Python {requirement.python}."
-        )
+        notes.append(msg("compat.note.windows_needs", cuda=requirement.cuda,
+                         cudnn=requirement.cudnn, python=requirement.python))
         if requirement.series == last_windows_gpu_tf():
-            notes.append(
-                f"tensorflow-gpu=={requirement.series}.* is the legacy name of the same GPU build;"
-                " new installs use tensorflow."
-            )
+            notes.append(msg("compat.note.legacy_gpu_name", tf_series=requirement.series))
     elif os_kind == "windows":
         notes.extend(requirement.notes)
     elif not requirement.pip_cuda:
-        notes.append(
-            f"Needs a system CUDA {requirement.cuda} and cuDNN {requirement.cudnn} "
-            f"(or conda: cudatoolkit={requirement.cuda} cudnn={requirement.cudnn})."
-        )
+        notes.append(msg("compat.note.needs_system_cuda", cuda=requirement.cuda,
+                         cudnn=requirement.cudnn))
     return notes
 
 
