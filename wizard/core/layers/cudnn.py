@@ -30,7 +30,6 @@ from wizard.core.model import (
     worst_status,
 )
 
-CACHE_KEY = "cudnn_discovery"
 ZLIB_URL = "http://www.winimage.com/zLibDll/zlib123dllx64.zip"
 ZLIB_ARCHIVE = "zlib123dllx64.zip"
 ZLIB_GUIDE = ("https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/"
@@ -41,11 +40,9 @@ TF_PIP_URL = knowledge.TF_PIP_URL
 
 
 def discovery(ctx: CheckContext) -> CudnnDiscovery:
-    found = ctx.cache.get(CACHE_KEY)
-    if found is None:
-        found = cudnn_installs.discover(ctx.host, cuda_discovery(ctx))
-        ctx.cache[CACHE_KEY] = found
-    return found
+    if ctx.cudnn_discovery is None:
+        ctx.cudnn_discovery = cudnn_installs.discover(ctx.host, cuda_discovery(ctx))
+    return ctx.cudnn_discovery
 
 
 def check(ctx: CheckContext) -> LayerResult:
