@@ -114,3 +114,15 @@ def test_the_session_report_lists_the_pytorch_layer_after_the_chain() -> None:
     session.run_layer("tensorflow")
     assert session.report().layers[-1].layer == "pytorch"
     assert report.to_dict()["layers"][-1]["summary"] == "PyTorch 2.13.0+cpu (CPU build) sees no GPU"
+
+
+def test_the_pytorch_layer_speaks_in_messages() -> None:
+    from wizard.core.messages import Message, render
+
+    probe = make_probe(None, packages={"torch": "2.13.0+cpu"}, torch=torch_block(),
+                       python="3.11.7")
+    entry = pytorch_entry(context(probe))
+    assert isinstance(entry.summary, Message)
+    assert render(entry.summary, "zh_CN") == "PyTorch 2.13.0+cpu（CPU 版本）没有识别到显卡"
+    (cpu,) = entry.findings
+    assert [link.title_text("zh_CN") for link in cpu.fix.links] == ["PyTorch：安装"]

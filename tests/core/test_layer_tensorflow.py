@@ -371,3 +371,36 @@ def test_conv_failure_explained_by_a_code_a_lower_layer_already_has() -> None:
     assert "gpu_computation_failed" not in codes(result)
     assert [f.code for f in ctx.results["cudnn"].findings] == ["cudnn_version_mismatch"]
     assert result.status == WARN and "computation failed" in str(result.summary)
+
+
+# -- messages ----------------------------------------------------------------------------------
+
+
+def test_summaries_steps_and_links_are_messages_in_both_languages() -> None:
+    from wizard.core.messages import Message, render
+
+    result = layer.check(context(make_probe("2.10.0")))
+    assert isinstance(result.summary, Message)
+    english, chinese = render(result.summary), render(result.summary, "zh_CN")
+    assert english == (f"TensorFlow 2.10.0 runs on NVIDIA GeForce RTX 3070 Ti Laptop GPU "
+                       f"(Python 3.9.13 at {LINUX_EXE})")
+    assert chinese.startswith("TensorFlow 2.10.0 在 NVIDIA GeForce RTX 3070 Ti Laptop GPU 上运行")
+    ctx = context(None, python=None)
+    (missing,) = layer.check(ctx).findings
+    assert missing.fix.steps[0].text() == f"Create an environment with Python {ctx.target.python}."
+    assert missing.fix.steps[0].key == "tensorflow.create_env"
+    assert all(isinstance(link.title, Message) for link in missing.fix.links)
+    assert "Python 环境" in missing.message("zh_CN")
+
+
+def test_a_failed_probe_says_why_by_its_kind() -> None:
+    from wizard.core.messages import render
+
+    probe = {"error": "x", "error_kind": "crashed", "returncode": 0xC0000135, "stage": "import",
+             "stdout_tail": "", "stderr_tail": "", "log": ""}
+    result = layer.check(context(probe))
+    failed = finding(result, "probe_failed")
+    assert "exit status 0xC0000135 (at step 'import')" in failed.message()
+    assert "0xC0000135" in failed.message("zh_CN") and "退出状态" in failed.message("zh_CN")
+    assert render(result.summary, "zh_CN").endswith("探测进程崩溃")
+    assert str(result.summary).endswith(": crashed")
