@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     compat.add_argument("--cuda", metavar="VERSION")
     compat.add_argument("--os", choices=("windows", "linux", "wsl2"), required=True)
     compat.add_argument("--json", action="store_true")
+    compat.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
 
     snapshot = sub.add_parser("snapshot", help="write a machine profile of this machine")
     snapshot.add_argument("-o", "--output", metavar="FILE", required=True,
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="explain an error log (FILE, or - for stdin)")
     explain.add_argument("file", metavar="FILE")
     explain.add_argument("--json", action="store_true")
+    explain.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
     return parser
@@ -164,7 +166,7 @@ def cmd_compat(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(answer, indent=2, ensure_ascii=False))
     else:
-        print(knowledge.compat_text(answer))
+        print(knowledge.compat_text(answer, language(args)))
     return 0
 
 
@@ -203,7 +205,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings]}
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
-        print(explain.findings_text(findings))
+        print(explain.findings_text(findings, language(args)))
     return 0
 
 

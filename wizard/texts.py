@@ -6,53 +6,19 @@ they never format core data themselves.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
 from wizard.core import codes, messages
 from wizard.core.messages import Message
-from wizard.finding_templates import CORE_TEXTS
-
-_CORE_CONTEXT = "CoreText"
-
-
-class _Missing(dict):
-    """format_map values: a placeholder the params lack renders as '?' (as in core)."""
-
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def render(template: str, params: dict[str, Any] | None) -> str:
-    """Fill ``template`` with ``params`` like core's ``codes._render``.
-
-    A translation whose braces are broken must never crash a page: such a template is shown
-    unfilled rather than raising.
-    """
-    values = _Missing({k: ("" if v is None else v) for k, v in (params or {}).items()})
-    try:
-        return template.format_map(values)
-    except (ValueError, IndexError, AttributeError, KeyError, TypeError):
-        return template
-
-
-def _layer_titles() -> dict[str, str]:
-    return {
-        "gpu": QCoreApplication.translate("Layers", "GPU"),
-        "driver": QCoreApplication.translate("Layers", "Driver"),
-        "cuda": QCoreApplication.translate("Layers", "CUDA Toolkit"),
-        "cudnn": QCoreApplication.translate("Layers", "cuDNN"),
-        "tensorflow": QCoreApplication.translate("Layers", "TensorFlow"),
-        "pytorch": QCoreApplication.translate("Layers", "PyTorch"),
-    }
 
 
 def layer_title(layer: str) -> str:
-    """The layer's name as shown on its page and in the summary ("CUDA Toolkit")."""
-    return _layer_titles().get(layer, layer)
+    """The layer's name as shown on its page and in the summary ("CUDA Toolkit"); the same
+    catalogue entry the CLI's Chinese report uses."""
+    message_id = f"layer.{layer}"
+    return messages.render(Message(message_id), _lang()) if messages.has(message_id) else layer
 
 
 def _status_texts() -> dict[str, str]:
@@ -93,11 +59,6 @@ def _lang() -> str:
     return i18n.current_language()
 
 
-def _legacy(params: dict[str, Any]) -> dict[str, Any]:
-    """Until every core module passes messages: English text params translated by match."""
-    return {k: core_text(v) if isinstance(v, str) else v for k, v in params.items()}
-
-
 def finding_title(code: str) -> str:
     """The finding's short title ("cuDNN not found"); an unknown code shows as itself."""
     return codes.render_title(code, _lang())
@@ -105,84 +66,27 @@ def finding_title(code: str) -> str:
 
 def finding_message(finding: Any) -> str:
     """What is wrong, filled with the finding's params, in the current language."""
-    return codes.render_message(finding.code, _legacy(_params(finding)), _lang())
+    return finding.message(_lang()) if hasattr(finding, "message") else finding.code
 
 
 def finding_fix(finding: Any) -> str:
     """The fix summary, filled with the finding's params ("" for an unknown code)."""
-    return codes.render_fix_summary(finding.code, _legacy(_params(finding)), _lang())
+    return codes.render_fix_summary(finding.code, _params(finding), _lang())
 
 
 def step_text(step: Any) -> str:
     """One fix step (a :class:`~wizard.core.model.Step`) in the current language."""
-    params = _params(step)
-    if step.key == "text":
-        return core_text(str(params.get("text") or ""))
-    return codes.render_step(step.key, _legacy(params), _lang())
+    return codes.render_step(step.key, _params(step), _lang())
 
 
 def link_title(link: Any) -> str:
     """A fix link's title (a :class:`~wizard.core.model.Link`), translated."""
-    title = getattr(link, "title", "")
-    if isinstance(title, Message):
-        return render_message(title)
-    return core_text(str(title or ""))
+    return messages.render(getattr(link, "title", ""), _lang())
 
 
-def render_message(message: Message) -> str:
-    """A core message in the current language."""
+def render_message(message: Message | str) -> str:
+    """A core message (or a plain value) in the current language."""
     return messages.render(message, _lang())
-
-
-@lru_cache(maxsize=1)
-def _core_patterns() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
-    """For each core free-text template with placeholders: a regex that matches its rendered
-    English, the template, and its placeholder names in order."""
-    patterns = []
-    for template in CORE_TEXTS:
-        names = re.findall(r"(?<!\{)\{(\w+)\}(?!\})", template)
-        if not names:
-            continue
-        regex = ""
-        for piece in re.split(r"((?<!\{)\{\w+\}(?!\}))", template):
-            if re.fullmatch(r"\{\w+\}", piece):
-                regex += "(.+?)"
-            else:
-                regex += re.escape(piece.replace("{{", "{").replace("}}", "}"))
-        patterns.append((re.compile(regex, re.DOTALL), template, tuple(names)))
-    # Most specific first: "CUDA {cuda}" must not swallow a whole sentence that starts "CUDA 12.x
-    # minor-version compatibility ...".
-    patterns.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1])))
-    return tuple(patterns)
-
-
-def core_text(english: str) -> str:
-    """Translate a free English text written in core (a step or a link title).
-
-    Exact texts are looked up directly; texts core builds with an f-string are matched against
-    their template and the values are carried into the translation. Anything else (a text
-    computed at run time) stays English.
-    """
-    if not english:
-        return english
-    literal = english.replace("{", "{{").replace("}", "}}")
-    if literal in _core_literals():
-        return render(QCoreApplication.translate(_CORE_CONTEXT, literal), {})
-    for regex, template, names in _core_patterns():
-        match = regex.fullmatch(english)
-        if match:
-            # A value may itself be a core text (f"installed{where}" with where = f" in {path}").
-            values = {
-                name: core_text(value) if len(value) < len(english) else value
-                for name, value in zip(names, match.groups())
-            }
-            return render(QCoreApplication.translate(_CORE_CONTEXT, template), values)
-    return english
-
-
-@lru_cache(maxsize=1)
-def _core_literals() -> frozenset[str]:
-    return frozenset(CORE_TEXTS)
 
 
 _PACKAGE_NAMES = frozenset({"tensorflow", "keras", "numpy", "torch", "jax", "tf_keras"})
@@ -375,150 +279,6 @@ def shown_facts(facts: dict[str, Any], os_kind: str) -> dict[str, Any]:
 # language the pages show one built here from the layer's facts and findings instead.
 
 
-def _first(items: Any) -> dict[str, Any]:
-    return items[0] if isinstance(items, list) and items and isinstance(items[0], dict) else {}
-
-
-def _gpu_summary(facts: dict[str, Any]) -> str | None:
-    gpus = [g for g in facts.get("gpus") or [] if isinstance(g, dict) and g.get("name")]
-    if not gpus:
-        return None
-    gpu = gpus[0]
-    text = render(
-        QCoreApplication.translate("Summary", "{name}, compute capability {cc}"),
-        {"name": gpu["name"], "cc": gpu.get("compute_capability") or "?"},
-    )
-    if gpu.get("memory_gib"):
-        memory = f"{float(gpu['memory_gib']):g}"
-        text += render(QCoreApplication.translate("Summary", ", {memory} GiB"), {"memory": memory})
-    if len(gpus) > 1:
-        text += QCoreApplication.translate("Summary", " (and %n more)", "", len(gpus) - 1)
-    return text
-
-
-def _driver_summary(facts: dict[str, Any]) -> str | None:
-    if not facts.get("driver_version"):
-        return None
-    text = render(
-        QCoreApplication.translate("Summary", "Driver {driver}"),
-        {"driver": facts["driver_version"]},
-    )
-    if facts.get("cuda_driver_version"):
-        text += render(
-            QCoreApplication.translate("Summary", ", supports CUDA up to {cuda}"),
-            {"cuda": facts["cuda_driver_version"]},
-        )
-    need = facts.get("min_driver")
-    if isinstance(need, dict) and need.get("cuda") and need.get("toolkit"):
-        text += render(
-            QCoreApplication.translate("Summary", "; CUDA {cuda} needs {driver} or newer"),
-            {"cuda": need["cuda"], "driver": need["toolkit"]},
-        )
-    return text
-
-
-def _library_summary(layer: str, facts: dict[str, Any], status: str) -> str | None:
-    """CUDA or cuDNN: the copy the loader uses first, or the pip wheel that brings it."""
-    first = facts.get("loader_first") if isinstance(facts.get("loader_first"), dict) else {}
-    install = first or _first(facts.get("installs"))
-    version = install.get("version")
-    if not version:
-        return None
-    name = "CUDA" if layer == "cuda" else "cuDNN"
-    package = install.get("package") or _first(facts.get("installs")).get("package")
-    kind = str(install.get("kind") or install.get("source") or "pip")
-    if status == "n/a":
-        # not needed for this target (pip brings it): never "CUDA x in <a system folder>",
-        # which reads as if that copy were the one in use
-        if package and kind == "pip":
-            return render(
-                QCoreApplication.translate(
-                    "Summary",
-                    "No system {name} needed: {name} {version} comes from the pip package "
-                    "{package}",
-                ),
-                {"name": name, "version": version, "package": package},
-            )
-        if kind == "conda":
-            return render(
-                QCoreApplication.translate(
-                    "Summary", "No system {name} needed: {name} {version} comes from conda"
-                ),
-                {"name": name, "version": version},
-            )
-        return None
-    return render(
-        QCoreApplication.translate("Summary", "{name} {version} in {path}"),
-        {"name": name, "version": version, "path": install.get("path") or install.get("dir")},
-    )
-
-
-def _ran_on_gpu(facts: dict[str, Any], step: str) -> bool:
-    """The probe's matmul or conv ran, and on a GPU."""
-    result = facts.get(step) if isinstance(facts.get(step), dict) else {}
-    return bool(result.get("ok")) and "GPU" in str(result.get("device") or "").upper()
-
-
-def _tensorflow_summary(facts: dict[str, Any], below: Any = None) -> str | None:
-    """As core's summary: "runs on" only when both computations (the matmul, which needs
-    cuBLAS, and the convolution, which needs cuDNN) ran on the GPU."""
-    version = facts.get("tensorflow_version")
-    if not version:
-        return None
-    gpus = [g for g in facts.get("gpus") or [] if isinstance(g, dict)]
-    values = {"version": version}
-    if facts.get("imported") is False:
-        text = render(
-            QCoreApplication.translate("Summary", "TensorFlow {version} fails to import"), values
-        )
-    elif gpus and _ran_on_gpu(facts, "matmul") and _ran_on_gpu(facts, "conv"):
-        gpu = gpus[0].get("device_name") or gpus[0].get("name") or "GPU"
-        text = render(
-            QCoreApplication.translate("Summary", "TensorFlow {version} runs on {gpu}"),
-            {"version": version, "gpu": gpu},
-        )
-    elif facts.get("built_with_cuda") is False:
-        text = render(
-            QCoreApplication.translate(
-                "Summary", "TensorFlow {version} is a CPU-only build: it cannot use a GPU"
-            ),
-            values,
-        )
-    elif gpus:
-        text = render(
-            QCoreApplication.translate(
-                "Summary", "TensorFlow {version} lists the GPU but a computation failed"
-            ),
-            values,
-        )
-    elif below is not None and any(
-        getattr(f, "code", "") == "no_nvidia_gpu" for f in getattr(below, "findings", None) or []
-    ):
-        text = render(
-            QCoreApplication.translate(
-                "Summary", "TensorFlow {version} sees no GPU: this machine has none"
-            ),
-            values,
-        )
-    elif below is not None:
-        text = render(
-            QCoreApplication.translate(
-                "Summary", "TensorFlow {version} sees no GPU; fix the {layer} layer first"
-            ),
-            {"version": version, "layer": layer_title(getattr(below, "layer", ""))},
-        )
-    else:
-        text = render(
-            QCoreApplication.translate("Summary", "TensorFlow {version} sees no GPU"), values
-        )
-    if facts.get("python_version"):
-        text += render(
-            QCoreApplication.translate("Summary", " (Python {python})"),
-            {"python": facts["python_version"]},
-        )
-    return text
-
-
 def failing_below(layer: str, results: Any) -> Any:
     """The lowest layer under ``layer`` whose result failed (core's summary names it), from
     ``results`` (a Report's layers or a session's results), or None."""
@@ -534,50 +294,8 @@ def failing_below(layer: str, results: Any) -> Any:
     return None
 
 
-def layer_summary(result: Any, below: Any = None) -> str:
-    """The one-line summary of a layer result in the current language.
-
-    English keeps core's own summary. Otherwise: the most severe problem's title for a layer
-    with a problem or warning, else a line built from the layer's facts; core's English
-    summary when neither applies (a fact layout this function does not know yet). ``below`` is
-    the failing lower layer's result (see :func:`failing_below`), which core's TensorFlow
-    summary names too.
-    """
-    from wizard import i18n
-
+def layer_summary(result: Any) -> str:
+    """The one-line summary of a layer result in the current language (core's own summary:
+    one text in every language, so the Chinese says what the English says)."""
     summary = getattr(result, "summary", "")
-    if isinstance(summary, Message):
-        return render_message(summary)
-    english = str(summary or "")
-    if i18n.current_language() == "en":
-        return english
-    status = getattr(result, "status", "")
-    findings = [f for f in getattr(result, "findings", None) or [] if f.code in codes.CODES]
-    serious = [f for f in findings if f.severity in ("fail", "warn")]
-    if status in ("fail", "warn") and serious:
-        worst = next((f for f in serious if f.severity == "fail"), serious[0])
-        return finding_title(worst.code)
-    facts = dict(getattr(result, "facts", None) or {})
-    layer = getattr(result, "layer", "")
-    try:
-        if layer == "gpu":
-            text = _gpu_summary(facts)
-        elif layer == "driver":
-            text = _driver_summary(facts)
-        elif layer in ("cuda", "cudnn"):
-            text = _library_summary(layer, facts, status)
-        elif layer == "tensorflow":
-            text = _tensorflow_summary(facts, below)
-        else:
-            text = None
-    except (TypeError, ValueError, KeyError, AttributeError):
-        text = None
-    if text:
-        return text
-    if status == "n/a":
-        return QCoreApplication.translate("Summary", "Not needed for this target")
-    if layer == "gpu" and status == "unknown":
-        return QCoreApplication.translate(
-            "Summary", "No GPU visible here; the driver layer says why"
-        )
-    return english or status_text(status)
+    return render_message(summary) if summary else status_text(getattr(result, "status", ""))

@@ -48,6 +48,7 @@ Program Files ProgramData System32 SysWOW64 Scripts Library mingw usr local opt 
 tf tf_keras and cuda cu11 cu12 cu13 py launcher PEP Tesla GeForce Quadro RTX GTX TITAN Max Q
 Laptop Mobile LD ldconfig where setx reg REG_SZ REG_EXPAND_SZ HKLM HKCU Path Environment
 activate deactivate install uninstall import bit batch size wheel tar true false
+Blackwell Hopper Ada Ampere Turing Volta Pascal Maxwell Kepler
 """)
 # Spans quoted from a program (a command, an error message) stay as the program writes them.
 QUOTED = re.compile(r"“[^”]*”|\b(?:docker|wsl|pip|conda|gpu-wizard|sudo|apt|python)\s[^，。；）)]*")
@@ -56,7 +57,7 @@ QUOTED = re.compile(r"“[^”]*”|\b(?:docker|wsl|pip|conda|gpu-wizard|sudo|ap
 VALUE_KEYS = _words("""
 command commands path paths dir dirs file files url python executable version versions cuda cudnn
 tensorflow driver min_driver gpu gpus name names package packages variable value values cc min_cc
-module kernel_module others other dest folder location argv program numpy framework expected found
+module kernel_module others other folder location argv program numpy framework expected found
 prefix env kind code pattern line lines evidence count entry entries exe target device devices
 signature
 """)

@@ -27,7 +27,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (3, ("wizard.core.layers",)),
     (4, ("wizard.core.diagnose", "wizard.core.session", "wizard.core.report",
          "wizard.core.snapshot", "wizard.core.fixes")),
-    (5, ("wizard.i18n", "wizard.texts", "wizard.finding_templates", "wizard.workers")),
+    (5, ("wizard.i18n", "wizard.texts", "wizard.workers")),
     (6, ("wizard.widgets",)),
     (7, ("wizard.pages",)),
     (8, ("wizard.app", "wizard.cli", "wizard.__main__")),

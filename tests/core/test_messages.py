@@ -83,3 +83,10 @@ def test_system_language_follows_posix_order() -> None:
     assert messages.system_language({"LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"}) == "en"
     assert messages.system_language({"LANGUAGE": "zh_CN:en", "LANG": "en_US"}) == "zh_CN"
     assert messages.system_language({}) == "en"
+
+
+def test_a_broken_translation_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    entries = dict(messages._entries())
+    entries["test.broken"] = {"en": "cuDNN {found} found", "zh_CN": "cuDNN {found"}
+    monkeypatch.setattr(messages, "_entries", lambda: entries)
+    assert render(msg("test.broken", found="8.1"), "zh_CN") == "cuDNN 8.1 found"

@@ -20,7 +20,6 @@ from wizard import (
 )
 from wizard.core.diagnose import run_check  # noqa: E402
 from wizard.core.host import ReplayHost  # noqa: E402
-from wizard.core.model import LayerResult  # noqa: E402
 from wizard.pages.ids import PageId  # noqa: E402
 from wizard.pages.summary import LAYER_ROLE  # noqa: E402
 from wizard.widgets.facts import FactsView  # noqa: E402
@@ -47,53 +46,30 @@ def chinese(qapp):
     i18n.install_language(qapp, "en")
 
 
-def _tf_result(matmul_ok: bool, conv_ok: bool) -> LayerResult:
-    facts = {
-        "tensorflow_version": "2.10.1",
-        "python_version": "3.9.18",
-        "imported": True,
-        "built_with_cuda": True,
-        "gpus": [{"name": "/physical_device:GPU:0", "device_name": "NVIDIA GeForce RTX 3070"}],
-        "matmul": {"ok": matmul_ok, "device": GPU_DEVICE, "error": None},
-        "conv": {"ok": conv_ok, "device": GPU_DEVICE, "error": None if conv_ok else "cuDNN"},
-    }
-    return LayerResult("tensorflow", "warn", "TensorFlow 2.10.1 (CUDA build) lists the GPU but "
-                       "a computation failed (Python 3.9.18 at C:\\python.exe)", facts)
+def _report(name: str):
+    return run_check(ReplayHost.from_file(PROFILES[0].parent / f"{name}.json"))
 
 
 # -- summaries ----------------------------------------------------------------------------------
 
 
-def test_zh_tensorflow_summary_when_only_the_convolution_failed(chinese):
-    text = texts.layer_summary(_tf_result(matmul_ok=True, conv_ok=False))
-    assert "上运行" not in text, text  # "runs on"
-    assert "失败" in text, text  # "failed", as the English says
-    assert "2.10.1" in text
-    ready = texts.layer_summary(_tf_result(matmul_ok=True, conv_ok=True))
-    assert "上运行" in ready and "NVIDIA GeForce RTX 3070" in ready
-
-
 def test_zh_tensorflow_summary_of_a_profile_whose_convolution_failed(chinese):
-    report = run_check(ReplayHost.from_file(PROFILES[0].parent / "win-cudnn89-no-zlibwapi.json"))
-    tf = report.layer("tensorflow")
+    tf = _report("win-cudnn89-no-zlibwapi").layer("tensorflow")
     assert tf.facts["matmul"]["ok"] and not tf.facts["conv"]["ok"]
     assert "computation failed" in str(tf.summary)  # the English
-    assert "上运行" not in texts.layer_summary(tf)
+    text = texts.layer_summary(tf)
+    assert "上运行" not in text and "失败" in text, text  # not "runs on": "failed"
+    ready = texts.layer_summary(_report("win-tf210-healthy").layer("tensorflow"))
+    assert "上运行" in ready, ready
 
 
 def test_zh_summary_of_a_not_needed_cuda_does_not_name_a_system_copy(chinese):
-    """Linux with tensorflow[and-cuda] but no CUDA wheel, a system CUDA 13.0 on the machine:
-    English says no system toolkit is needed; Chinese must not say "CUDA 13.0, in /usr/..."."""
-    result = LayerResult(
-        "cuda", "n/a",
-        "no system CUDA Toolkit needed: TensorFlow 2.21.0 brings CUDA 12.5 as pip wheels "
-        "(tensorflow[and-cuda])",
-        {"installs": [{"kind": "toolkit", "version": "13.0", "path": "/usr/local/cuda-13.0"}],
-         "loader_first": {"kind": "toolkit", "version": "13.0", "path": "/usr/local/cuda-13.0"}},
-    )
-    text = texts.layer_summary(result)
-    assert "13.0" not in text and "/usr/local" not in text, text
-    assert "不需要" in text, text
+    """Linux with tensorflow[and-cuda]: English says no system toolkit is needed; Chinese too,
+    without naming a system folder."""
+    cuda = _report("linux-tf221-and-cuda-healthy").layer("cuda")
+    assert cuda.status == "n/a" and "no system CUDA Toolkit needed" in str(cuda.summary)
+    text = texts.layer_summary(cuda)
+    assert "/usr/local" not in text and "不需要" in text, text
 
 
 # -- the details tree ---------------------------------------------------------------------------
@@ -219,10 +195,8 @@ def test_no_warning_badge_beside_nothing_to_fix(qtbot, qapp, make_wizard, profil
 def test_zh_tensorflow_summary_names_the_lower_layer_as_english_does(chinese, profile, layer):
     """English: "TensorFlow 2.10.1 (CUDA build) sees no GPU; fix the cudnn layer first (...)";
     Chinese says the same, not only "sees no GPU"."""
-    report = run_check(ReplayHost.from_file(PROFILES[0].parent / f"{profile}.json"))
-    tf = report.layer("tensorflow")
-    below = texts.failing_below("tensorflow", report.layers)
-    text = texts.layer_summary(tf, below)
+    tf = _report(profile).layer("tensorflow")
+    text = texts.layer_summary(tf)
     if layer is not None:
         assert f"fix the {layer} layer first" in str(tf.summary)
         assert texts.layer_title(layer) in text, text

@@ -260,8 +260,7 @@ class LayerPage(WizardPageBase):
         elif self._result is not None:
             result = self._result
             self.badge.set_status(result.status)
-            below = texts.failing_below(self.layer, self.session.results().values())
-            self.summary.setText(texts.layer_summary(result, below))
+            self.summary.setText(texts.layer_summary(result))
             self._set_findings(list(result.findings))
             self.facts.set_facts(texts.shown_facts(result.facts, self.session.os_kind))
             self._shown = _signature(result)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from wizard import texts
-from wizard.core.messages import Message
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
 from wizard.core.session import CheckSession
 from wizard.pages.base import WizardPageBase
@@ -213,7 +212,7 @@ class SummaryPage(WizardPageBase):
     def _fill_chain(self, report: Report) -> None:
         self.chain.clear()
         for layer in report.layers:
-            summary = texts.layer_summary(layer, texts.failing_below(layer.layer, report.layers))
+            summary = texts.layer_summary(layer)
             item = QTreeWidgetItem(
                 [texts.layer_title(layer.layer), texts.status_text(layer.status), summary]
             )
@@ -275,8 +274,7 @@ class SummaryPage(WizardPageBase):
         elif chosen:
             reason = self.tr("chosen on the first page")
         else:
-            reason = (texts.render_message(target.reason) if isinstance(target.reason, Message)
-                      else texts.core_text(target.reason))
+            reason = texts.render_message(target.reason)
         self.target_label.setText(
             self.tr("Target: TensorFlow {tf} ({reason}). Checked environment: {env}").format(
                 tf=target.tensorflow, reason=reason, env=env)
