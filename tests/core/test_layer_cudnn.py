@@ -130,7 +130,7 @@ def test_zlibwapi_off_the_path_is_named_in_the_evidence():
     m.files[other + "\\bin\\zlibwapi.dll"] = None
     _, result = run(m, windows_tf210())
     f = finding(result, "zlibwapi_missing")
-    assert "v11.8\\bin\\zlibwapi.dll" in f.evidence
+    assert "v11.8\\bin\\zlibwapi.dll" in str(f.evidence)
     assert result.facts["zlibwapi"] == [other + "\\bin\\zlibwapi.dll"]
 
 
@@ -234,7 +234,7 @@ def test_cudnn_9_folder_for_a_cudnn_9_target_must_be_on_path():
     f = finding(result, "cudnn_missing")
     assert f.fix.action == "set_env"
     assert f.fix.action_params == {"name": "PATH", "append": root + "\\bin\\12.4\\x64"}
-    assert "not on PATH" in f.evidence
+    assert "not on PATH" in str(f.evidence)
     # the fix summary says what the steps do (no "download and copy" for an installed cuDNN)
     assert f.fix_summary() == (
         f"cuDNN 9.1 is installed in {root}\\bin\\12.4\\x64, but the loader does not search "
@@ -403,7 +403,7 @@ def test_cudnn_copied_into_a_cuda_12_toolkit_is_probably_the_cuda_12_build():
     _, result = run(m, windows_tf210())
     f = finding(result, "cudnn_version_mismatch")
     assert f.severity == "warn"  # inferred from the folder it sits in
-    assert "for CUDA 12.3" in f.evidence
+    assert "for CUDA 12.3" in str(f.evidence)
     assert result.facts["installs"][0]["cuda"] == "12.3"
 
 

@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 from wizard.core import messages
 from wizard.core.codes import CODES, layer_of
-from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg
+from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
 from wizard.core.model import (
     LAYERS,
     Finding,
@@ -1044,7 +1044,7 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
         kinds = [_harmless_kind(kind) for kind in only.params.get("kinds", [])]
         return "\n".join([
             say("explain.text.only_harmless", kinds=kinds),
-            "  " + say("explain.text.log", line=_short(only.evidence or "")),
+            "  " + say("explain.text.log", line=_short(render(only.evidence, lang))),
             say("explain.text.harmless_hint", command="gpu-wizard check"),
         ])
     out = []
@@ -1067,7 +1067,7 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
                                   dependency=finding.params["dependency"],
                                   file=finding.params.get("file")))
         if finding.evidence:
-            out.append("  " + say("explain.text.log", line=_short(finding.evidence)))
+            out.append("  " + say("explain.text.log", line=_short(render(finding.evidence, lang))))
         out.append("  " + say("explain.text.fix", fix=finding.fix_summary(lang)))
         out.extend(_steps_text(finding.fix.steps, lang))
         out.extend(f"    $ {command}" for command in finding.fix.commands)
@@ -1247,12 +1247,17 @@ def _from_log(finding: Finding) -> bool:
 def _with_log_line(own: Finding, log: Finding, escalate: bool) -> Finding:
     """``own`` with the log finding's line added to its evidence (once), the log's code noted
     in ``params["log_codes"]``, and, when ``escalate``, the log's severity if it is worse."""
-    evidence = own.evidence or ""
-    for line in (log.evidence or "").splitlines():  # several when one finding names several
+    seen = render(own.evidence) if own.evidence is not None else ""
+    added = []
+    for line in render(log.evidence).splitlines():  # several when one finding names several
         line = line.strip()
-        if line and line not in evidence:
-            evidence = f"{evidence}\n{LOG_EVIDENCE_PREFIX}{line}" if evidence else (
-                f"{LOG_EVIDENCE_PREFIX}{line}")
+        if line and line not in seen and f"{LOG_EVIDENCE_PREFIX}{line}" not in added:
+            added.append(f"{LOG_EVIDENCE_PREFIX}{line}")
+    evidence: Any = own.evidence
+    if added and isinstance(own.evidence, Message):  # what the layer saw, then the log's lines
+        evidence = Message("common.two_lines", {"first": own.evidence, "second": "\n".join(added)})
+    elif added:
+        evidence = "\n".join([seen, *added]) if seen else "\n".join(added)
     params = own.params
     if _from_log(log) and log.code not in params.get("log_codes", ()):
         params = {**params, "log_codes": [*params.get("log_codes", ()), log.code]}

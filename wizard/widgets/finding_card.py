@@ -206,11 +206,11 @@ class FindingCard(QFrame):
         finding = self.finding
         parts = []
         if finding.evidence:
-            parts.append(str(finding.evidence))
+            parts.append(texts.render_message(finding.evidence))
         params = {k: v for k, v in finding.params.items() if v not in (None, "")}
         parts.append(
             f"code: {finding.code}\nparams: "
-            + json.dumps(params, ensure_ascii=False, default=str, indent=1)
+            + json.dumps(params, ensure_ascii=False, default=texts.render_message, indent=1)
         )
         return "\n\n".join(parts)
 

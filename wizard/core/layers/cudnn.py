@@ -203,7 +203,7 @@ def _check_system(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: d
         "cudnn_missing", "fail",
         params={"cudnn": wanted, "cuda": target.cuda, "file": front,
                 "file_note": _file_note(front)},
-        evidence=f"no {front} in any CUDA folder, cuDNN folder or loader folder",
+        evidence=msg("cudnn.evidence.not_found", file=front),
         fix=_install_fix(ctx, found),
     ))
     return LayerResult("cudnn", worst_status(findings, OK), msg("cudnn.summary.none"), facts,
@@ -293,8 +293,8 @@ def _completeness(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstal
         findings.append(Finding(
             "zlibwapi_missing", "fail",
             params={"found": install.version, "dest": dest, "file": cudnn_installs.ZLIBWAPI},
-            evidence=("zlibwapi.dll is not in any PATH folder"
-                      + (f"; it exists off the path: {', '.join(elsewhere)}" if elsewhere else "")),
+            evidence=msg("cudnn.evidence.zlibwapi_not_on_path", file=cudnn_installs.ZLIBWAPI,
+                         elsewhere=list(elsewhere) or None),
             fix=Fix(steps=tuple(steps),
                     links=(Link(msg("link.cudnn.zlib_dll", version="1.2.3", site="winimage"),
                                 ZLIB_URL),
