@@ -30,6 +30,7 @@ from typing import Any, Optional
 from wizard.core.envs import PythonEnv, tf_version
 from wizard.core.host import Host
 from wizard.core.host.windows import program_files, registry_path_entries
+from wizard.core.knowledge.versions import try_parse_version
 
 TOOLKIT_SUBDIR = "NVIDIA GPU Computing Toolkit\\CUDA"
 CUDA_REGISTRY_KEYS = (
@@ -78,10 +79,7 @@ _DIST_INFO = re.compile(r"^(nvidia[_-][a-z0-9_.-]+?)-(\d+(?:\.\d+)*)[^-]*\.(?:di
 
 def version_tuple(version: Optional[str]) -> Optional[tuple[int, ...]]:
     """``"11.2.67"`` -> (11, 2, 67); None for None or text without a leading number."""
-    if not version:
-        return None
-    match = re.match(r"\s*v?(\d+(?:\.\d+)*)", str(version))
-    return tuple(int(p) for p in match.group(1).split(".")) if match else None
+    return try_parse_version(version) if version else None
 
 
 def major_minor(version: Optional[str]) -> Optional[str]:

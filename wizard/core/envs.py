@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
+from wizard.core import knowledge
 from wizard.core.host import Host, norm_path
 from wizard.core.messages import Message, msg
 
@@ -640,8 +641,6 @@ def _fits(probe: dict[str, Any], python_range: Optional[str]) -> bool:
     version = (probe.get("python") or {}).get("version")
     if not python_range or not version:
         return False
-    from wizard.core import knowledge
-
     try:
         return bool(knowledge.python_supported(str(version), python_range))
     except (ValueError, TypeError):
@@ -649,14 +648,12 @@ def _fits(probe: dict[str, Any], python_range: Optional[str]) -> bool:
 
 
 def _python_key(probe: dict[str, Any]) -> tuple[int, ...]:
-    version = str((probe.get("python") or {}).get("version") or "0")
-    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+    version = (probe.get("python") or {}).get("version")
+    return (knowledge.try_parse_version(str(version)) or (0,))[:3] if version else (0,)
 
 
 def recommended_python_range(host: Host) -> Optional[str]:
     """The Python range of the TF the wizard would recommend on this platform."""
-    from wizard.core import knowledge
-
     try:
         return knowledge.choose_target(host.platform.os_kind).python
     except (ValueError, KeyError):

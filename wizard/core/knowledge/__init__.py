@@ -45,6 +45,7 @@ from wizard.core.knowledge.versions import (
     parse_version,
     python_supported,
     series,
+    try_parse_version,
     version_at_least,
 )
 
@@ -85,6 +86,7 @@ __all__ = [
     "python_supported",
     "recommended_tf",
     "series",
+    "try_parse_version",
     "tf_requirement",
     "tf_versions_for_cuda",
     "version_at_least",

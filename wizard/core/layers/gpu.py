@@ -386,7 +386,7 @@ def _cc_requirement(tf: str) -> Optional[dict[str, Any]]:
 
 
 def _cc_tuple(cc: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", cc)[:2])
+    return (knowledge.try_parse_version(cc) or ())[:2]
 
 
 def _compute_capability_findings(ctx: CheckContext, gpus: list[dict[str, Any]],

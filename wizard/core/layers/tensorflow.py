@@ -52,17 +52,8 @@ TF_PIP_URL = knowledge.TF_PIP_URL
 # ======================================================================================
 
 
-def _version_tuple(text: Optional[str]) -> Optional[tuple[int, ...]]:
-    if not text:
-        return None
-    match = re.match(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?", str(text))
-    if not match:
-        return None
-    return tuple(int(part) for part in match.groups() if part is not None)
-
-
 def _at_least(version: Optional[str], minimum: tuple[int, ...]) -> bool:
-    parsed = _version_tuple(version)
+    parsed = knowledge.try_parse_version(version)
     if parsed is None:
         return False
     padded = parsed + (0,) * (len(minimum) - len(parsed))
@@ -451,7 +442,7 @@ def _newest_in_range(range_text: str) -> str:
 
 
 def _same_series(a: Optional[str], b: Optional[str]) -> bool:
-    ta, tb = _version_tuple(a), _version_tuple(b)
+    ta, tb = knowledge.try_parse_version(a), knowledge.try_parse_version(b)
     return bool(ta and tb and ta[:2] == tb[:2])
 
 
