@@ -150,18 +150,11 @@ def _driver_findings(ctx: CheckContext, cuda: str) -> list[Finding]:
     ]
 
 
-def _version_tuple(text: Optional[str]) -> Optional[tuple[int, ...]]:
-    match = re.match(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?", str(text or ""))
-    if not match:
-        return None
-    return tuple(int(part) for part in match.groups() if part is not None)
-
-
 def arch_supported(cc: str, arch_list: list[str]) -> bool:
     """Whether a GPU of compute capability ``cc`` ("8.6") can run a build for ``arch_list``
     (``sm_80``..., ``compute_90``): a cubin of the same major and a lower or equal minor, or PTX
     of a lower or equal capability that the driver can compile."""
-    parsed = _version_tuple(cc)
+    parsed = knowledge.try_parse_version(cc)
     if not parsed or len(parsed) < 2:
         return True
     major, minor = parsed[0], parsed[1]
