@@ -16,6 +16,13 @@ WIN_EXE = "C:\\Users\\me\\miniconda3\\envs\\tf\\python.exe"
 LINUX_EXE = "/home/me/venvs/tf/bin/python"
 
 
+
+def checked(ctx):
+    """The TF layer as the chain runs it: its check, then the one reconcile pass with the log."""
+    ctx.results["tensorflow"] = layer.check(ctx)
+    layer.reconcile(ctx)
+    return ctx.results["tensorflow"]
+
 def host(system: str = "linux") -> ReplayHost:
     return ReplayHost(
         {
@@ -102,7 +109,7 @@ def finding(result: LayerResult, code: str) -> Finding:
 
 
 def test_tf_on_the_gpu_is_ok() -> None:
-    result = layer.check(context(make_probe("2.10.0"), system="windows", python=WIN_EXE))
+    result = checked(context(make_probe("2.10.0"), system="windows", python=WIN_EXE))
     assert result.status == OK and result.findings == []
     assert "RTX 3070 Ti" in str(result.summary)
     assert result.facts["gpus"][0]["compute_capability"] == [8, 6]
@@ -110,7 +117,7 @@ def test_tf_on_the_gpu_is_ok() -> None:
 
 
 def test_not_installed_gives_the_command_for_this_environment() -> None:
-    result = layer.check(context(make_probe(None, python="3.11.7"), system="linux"))
+    result = checked(context(make_probe(None, python="3.11.7"), system="linux"))
     assert result.status == FAIL and codes(result) == ["tensorflow_not_installed"]
     command = finding(result, "tensorflow_not_installed").params["command"]
     assert command.startswith(f'"{LINUX_EXE}" -m pip install')
@@ -120,7 +127,7 @@ def test_not_installed_gives_the_command_for_this_environment() -> None:
 
 def test_not_installed_in_a_conda_env_uses_conda_run() -> None:
     probe = make_probe(None, conda=True, python="3.10.11")
-    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    result = checked(context(probe, system="windows", python=WIN_EXE))
     command = finding(result, "tensorflow_not_installed").params["command"]
     assert command.startswith('conda run -p "C:\\Users\\me\\miniconda3\\envs\\tf" python -m pip')
     assert "tensorflow<2.11" in command
@@ -135,12 +142,12 @@ def test_not_installed_with_a_python_too_new_for_the_target() -> None:
 
 
 def test_no_environment_at_all() -> None:
-    result = layer.check(context(None, python=None))
+    result = checked(context(None, python=None))
     assert result.status == FAIL and codes(result) == ["tensorflow_not_installed"]
 
 
 def test_32bit_python() -> None:
-    result = layer.check(context(make_probe(None, bits=32), system="windows", python=WIN_EXE))
+    result = checked(context(make_probe(None, bits=32), system="windows", python=WIN_EXE))
     assert "python_32bit" in codes(result)
 
 
@@ -150,7 +157,7 @@ def test_32bit_python() -> None:
 def test_windows_tf_2_11_plus_is_its_own_finding_not_cpu_only() -> None:
     probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU",
                        packages={"tensorflow-intel": "2.15.0"})
-    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    result = checked(context(probe, system="windows", python=WIN_EXE))
     assert codes(result) == ["windows_native_tf_2_11_plus"]  # tensorflow-intel is no conflict
     assert 'tensorflow<2.11' in finding(result, "windows_native_tf_2_11_plus").params["command"]
     assert result.status == FAIL
@@ -172,7 +179,7 @@ def test_windows_tf_2_11_plus_never_installs_tf_210_into_a_python_it_cannot_run_
     new conda env with Python 3.10, or plain pip in an environment the user picks."""
     probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU", python=python,
                        conda=conda, packages={"tensorflow-intel": "2.15.0"})
-    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    result = checked(context(probe, system="windows", python=WIN_EXE))
     found = finding(result, "windows_native_tf_2_11_plus")
     assert found.fix.commands == expected
     assert found.params["command"] == expected[-1]
@@ -182,7 +189,7 @@ def test_tensorflow_cpu_package_is_cpu_only() -> None:
     probe = make_probe(None, packages={"tensorflow-cpu": "2.21.0"}, gpus=0, on="CPU",
                        built_with_cuda=False, python="3.11.7")
     probe["tensorflow"]["version"] = "2.21.0"
-    result = layer.check(context(probe))
+    result = checked(context(probe))
     cpu = finding(result, "gpu_not_listed_cpu_only_package")
     assert cpu.params["package"] == "tensorflow-cpu" and cpu.params["version"] == "2.21.0"
     assert "uninstall -y tensorflow-cpu" in cpu.params["command"]
@@ -191,7 +198,7 @@ def test_tensorflow_cpu_package_is_cpu_only() -> None:
 
 def test_tensorflow_built_without_cuda_on_linux_is_cpu_only() -> None:
     probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU", python="3.11.7")
-    result = layer.check(context(probe))
+    result = checked(context(probe))
     assert "gpu_not_listed_cpu_only_package" in codes(result)
     assert "is_built_with_cuda() is False" in finding(
         result, "gpu_not_listed_cpu_only_package").evidence
@@ -199,7 +206,7 @@ def test_tensorflow_built_without_cuda_on_linux_is_cpu_only() -> None:
 
 def test_conflicting_distributions() -> None:
     probe = make_probe("2.15.0", packages={"tensorflow-cpu": "2.12.0"}, python="3.11.7")
-    result = layer.check(context(probe))
+    result = checked(context(probe))
     conflict = finding(result, "tf_conflicting_packages")
     assert "tensorflow 2.15.0" in conflict.params["packages"]
     assert "tensorflow-cpu 2.12.0" in conflict.params["packages"]
@@ -216,7 +223,7 @@ def test_numpy_2_with_tf_before_2_16() -> None:
     probe = make_probe("2.10.1", packages={"numpy": "2.2.6"}, imported=False,
                        error="TypeError: Unable to convert function return value",
                        python="3.10.13")
-    result = layer.check(context(probe))
+    result = checked(context(probe))
     numpy = finding(result, "numpy_abi_mismatch")
     assert numpy.params["numpy"] == "2.2.6" and numpy.params["tensorflow"] == "2.10.1"
     assert 'numpy<2' in numpy.params["command"]
@@ -229,12 +236,12 @@ def test_numpy_message_in_the_log_without_versions() -> None:
     probe = make_probe("2.13.0", packages={"numpy": None}, imported=False,
                        error="ImportError: numpy.core.multiarray failed to import", log=log,
                        python="3.11.7")
-    assert "numpy_abi_mismatch" in codes(layer.check(context(probe)))
+    assert "numpy_abi_mismatch" in codes(checked(context(probe)))
 
 
 def test_numpy_2_with_tf_2_16_is_fine() -> None:
     probe = make_probe("2.16.1", packages={"numpy": "2.0.1"}, python="3.11.7")
-    assert "numpy_abi_mismatch" not in codes(layer.check(context(probe)))
+    assert "numpy_abi_mismatch" not in codes(checked(context(probe)))
 
 
 @pytest.mark.parametrize(
@@ -246,7 +253,7 @@ def test_cuda_visible_devices(value: str, bad: bool) -> None:
     lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
     lower["gpu"] = LayerResult("gpu", OK, "ok", facts={"gpus": [{"name": "RTX"}]})
     probe = make_probe("2.10.0", env={"CUDA_VISIBLE_DEVICES": value}, gpus=0, on="CPU")
-    result = layer.check(context(probe, system="windows", python=WIN_EXE, lower=lower))
+    result = checked(context(probe, system="windows", python=WIN_EXE, lower=lower))
     assert ("cuda_visible_devices_misconfigured" in codes(result)) is bad
 
 
@@ -265,7 +272,7 @@ def test_missing_cudnn_dll_lands_on_the_cudnn_layer_with_the_file_named() -> Non
     )
     ctx = context(make_probe("2.10.0", gpus=0, on="CPU", log=log), system="windows",
                   python=WIN_EXE)
-    result = layer.check(ctx)
+    result = checked(ctx)
     cudnn = ctx.results["cudnn"]
     assert cudnn.status == FAIL
     found = [f for f in cudnn.findings if f.code == "cudnn_missing"]
@@ -285,7 +292,7 @@ def test_old_cudnn_shadowing_is_a_version_mismatch_not_missing() -> None:
     probe["tensorflow"]["conv"] = {"ok": False, "device": None,
                                    "error": "UnimplementedError: DNN library is not found."}
     ctx = context(probe, system="windows", python=WIN_EXE)
-    layer.check(ctx)
+    checked(ctx)
     cudnn_codes = [f.code for f in ctx.results["cudnn"].findings]
     assert "cudnn_version_mismatch" in cudnn_codes
     assert "cudnn_missing" not in cudnn_codes
@@ -297,7 +304,7 @@ def test_without_any_nvidia_gpu_log_findings_are_only_informative() -> None:
     lower = {name: LayerResult(name, NOT_APPLICABLE, "n/a") for name in ("driver", "cuda", "cudnn")}
     lower["gpu"] = LayerResult("gpu", FAIL, "no GPU", findings=[Finding("no_nvidia_gpu")])
     ctx = context(make_probe("2.10.1", gpus=0, on="CPU", log=log, python="3.10.13"), lower=lower)
-    result = layer.check(ctx)
+    result = checked(ctx)
     cuda = ctx.results["cuda"]
     # the loader's complaint is a consequence of having no GPU: evidence, not a finding
     assert cuda.findings == [] and cuda.status == NOT_APPLICABLE
@@ -308,10 +315,10 @@ def test_without_any_nvidia_gpu_log_findings_are_only_informative() -> None:
 def test_without_any_nvidia_gpu_the_install_command_skips_the_cuda_wheels() -> None:
     lower = {name: LayerResult(name, NOT_APPLICABLE, "n/a") for name in ("driver", "cuda", "cudnn")}
     lower["gpu"] = LayerResult("gpu", FAIL, "no GPU", findings=[Finding("no_nvidia_gpu")])
-    result = layer.check(context(make_probe(None, python="3.11.7"), lower=lower))
+    result = checked(context(make_probe(None, python="3.11.7"), lower=lower))
     command = finding(result, "tensorflow_not_installed").params["command"]
     assert command.endswith('pip install "tensorflow"') and "and-cuda" not in command
-    with_gpu = layer.check(context(make_probe(None, python="3.11.7")))
+    with_gpu = checked(context(make_probe(None, python="3.11.7")))
     assert "tensorflow[and-cuda]" in finding(with_gpu, "tensorflow_not_installed").params["command"]
 
 
@@ -319,7 +326,7 @@ def test_summary_names_the_lower_layer_the_log_failed() -> None:
     log = ("W dso_loader.cc:64] Could not load dynamic library 'libcublas.so.11'; dlerror: "
            "libcublas.so.11: cannot open shared object file: No such file or directory\n")
     ctx = context(make_probe("2.10.1", gpus=0, on="CPU", log=log, python="3.10.13"))
-    result = layer.check(ctx)
+    result = checked(ctx)
     assert ctx.results["cuda"].status == FAIL
     assert "fix the cuda layer first" in str(result.summary)
 
@@ -328,7 +335,7 @@ def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:
     probe = make_probe("2.10.0")
     probe["tensorflow"]["conv"] = {"ok": False, "device": None, "requested": "/GPU:0",
                                    "error": "InternalError: something odd"}
-    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    result = checked(context(probe, system="windows", python=WIN_EXE))
     failed = finding(result, "gpu_computation_failed")
     assert str(failed.params["step"]) == "conv" and "something odd" in failed.params["error"]
 
@@ -336,7 +343,7 @@ def test_gpu_listed_but_conv_failed_without_a_known_cause() -> None:
 def test_import_failure_with_an_unknown_cause_shows_the_exception() -> None:
     probe = make_probe("2.10.0", imported=False, error="ImportError: DLL load failed: weird")
     probe["tensorflow"]["traceback"] = "Traceback ...\nImportError: DLL load failed: weird\n"
-    result = layer.check(context(probe, system="windows", python=WIN_EXE))
+    result = checked(context(probe, system="windows", python=WIN_EXE))
     assert result.status == FAIL
     assert any("weird" in (f.evidence or "") + f.message() for f in result.findings)
 
@@ -348,7 +355,7 @@ def test_probe_timeout_is_unknown_with_a_clear_finding() -> None:
     probe = {"error": "the environment probe in X did not finish within 180 s",
              "error_kind": "timeout", "stage": "import_tensorflow", "stdout_tail": "",
              "stderr_tail": "", "log": "I cuda_driver.cc] about to call cuInit\n"}
-    result = layer.check(context(probe))
+    result = checked(context(probe))
     assert result.status == UNKNOWN
     failed = finding(result, "probe_failed")
     assert failed.params["error_kind"] == "timeout"
@@ -367,7 +374,7 @@ def test_conv_failure_explained_by_a_code_a_lower_layer_already_has() -> None:
     probe["tensorflow"]["conv"] = {"ok": False, "device": None,
                                    "error": "UnimplementedError: DNN library is not found."}
     ctx = context(probe, system="windows", python=WIN_EXE, lower=lower)
-    result = layer.check(ctx)
+    result = checked(ctx)
     assert "gpu_computation_failed" not in codes(result)
     assert [f.code for f in ctx.results["cudnn"].findings] == ["cudnn_version_mismatch"]
     assert result.status == WARN and "computation failed" in str(result.summary)
@@ -379,14 +386,14 @@ def test_conv_failure_explained_by_a_code_a_lower_layer_already_has() -> None:
 def test_summaries_steps_and_links_are_messages_in_both_languages() -> None:
     from wizard.core.messages import Message, render
 
-    result = layer.check(context(make_probe("2.10.0")))
+    result = checked(context(make_probe("2.10.0")))
     assert isinstance(result.summary, Message)
     english, chinese = render(result.summary), render(result.summary, "zh_CN")
     assert english == (f"TensorFlow 2.10.0 runs on NVIDIA GeForce RTX 3070 Ti Laptop GPU "
                        f"(Python 3.9.13 at {LINUX_EXE})")
     assert chinese.startswith("TensorFlow 2.10.0 在 NVIDIA GeForce RTX 3070 Ti Laptop GPU 上运行")
     ctx = context(None, python=None)
-    (missing,) = layer.check(ctx).findings
+    (missing,) = checked(ctx).findings
     assert missing.fix.steps[0].text() == f"Create an environment with Python {ctx.target.python}."
     assert missing.fix.steps[0].key == "tensorflow.create_env"
     assert all(isinstance(link.title, Message) for link in missing.fix.links)
@@ -398,7 +405,7 @@ def test_a_failed_probe_says_why_by_its_kind() -> None:
 
     probe = {"error": "x", "error_kind": "crashed", "returncode": 0xC0000135, "stage": "import",
              "stdout_tail": "", "stderr_tail": "", "log": ""}
-    result = layer.check(context(probe))
+    result = checked(context(probe))
     failed = finding(result, "probe_failed")
     assert "exit status 0xC0000135 (at step 'import')" in failed.message()
     assert "0xC0000135" in failed.message("zh_CN") and "退出状态" in failed.message("zh_CN")

@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional, Union
 from wizard.core import envs, knowledge
 from wizard.core.host import Host
 from wizard.core.layers import CheckContext, layer_checker, optional_layers
+from wizard.core.layers import tensorflow as tensorflow_layer
 from wizard.core.messages import Message, msg
 from wizard.core.model import (
     FAIL,
@@ -76,9 +77,9 @@ def run_check(
         if cancelled():
             raise CheckCancelled()
         ctx.results[name] = run_layer(name, ctx, options.timings)
+    reconcile(ctx)
     progress(1.0, "done")
     layers = [ctx.results[name] for name in options.layers]
-    merge_probe_log(ctx, layers)
     return Report(
         platform=host.platform.to_dict(),
         target=target,
@@ -88,16 +89,16 @@ def run_check(
     )
 
 
-def merge_probe_log(ctx: CheckContext, layers: list[LayerResult]) -> None:
-    """File what the probe's log (and TF's import error) says in the layer each cause belongs
-    to, with the ``explain`` engine; codes a layer already reported are skipped."""
-    from wizard.core import explain
-
+def reconcile(ctx: CheckContext) -> None:
+    """The one reconcile pass after the chain: the probe's log filed in the layers its causes
+    belong to (:func:`wizard.core.layers.tensorflow.reconcile`). Reading a log never ends the
+    check: a failure here is logged, and the layers keep their own findings."""
+    if "tensorflow" not in ctx.results:
+        return
     try:
-        findings = explain.probe_log_findings(ctx.probe, ctx.host.platform.os_kind)
-        explain.merge_log_findings(layers, findings)
-    except Exception:  # reading a log must never end the check
-        log.exception("reading the probe log failed")
+        tensorflow_layer.reconcile(ctx)
+    except Exception:
+        log.exception("reconciling the probe's log with the layers failed")
 
 
 def run_layer(

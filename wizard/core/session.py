@@ -29,6 +29,7 @@ from wizard.core.diagnose import (
     choose_environment,
     choose_target,
     is_ready,
+    reconcile,
     run_layer,
 )
 from wizard.core.host import Host
@@ -229,6 +230,8 @@ class CheckSession:
                 finally:
                     ctx.progress, ctx.cancelled = _no_progress, _never
                 ctx.results[name] = result
+                if name == "tensorflow":  # the log reconciled with the layers, as in run_check
+                    reconcile(ctx)
             progress(1.0, "done")
             return ctx.results[layer]
 

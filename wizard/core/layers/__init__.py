@@ -67,6 +67,9 @@ class CheckContext:
     """The CUDA installs and loader order (``layers.cuda.discovery``), shared with cuDNN."""
     cudnn_discovery: Optional[CudnnDiscovery] = None
     """The cuDNN installs (``layers.cudnn.discovery``)."""
+    reconciled: Optional[LayerResult] = None
+    """The TensorFlow result the probe's log was last reconciled with (see
+    :func:`wizard.core.layers.tensorflow.reconcile`): one pass per result."""
 
     def facts(self, layer: str) -> dict[str, Any]:
         result = self.results.get(layer)

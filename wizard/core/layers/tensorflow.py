@@ -117,24 +117,34 @@ def check(ctx: CheckContext) -> LayerResult:
     installed = installed_tf(probe)
     if not installed and not isinstance(probe.get("tensorflow"), dict):
         findings.append(_not_installed(ctx, probe, python_fits))
-        result = _result(ctx, probe, facts, findings)
-        # whatever the probe's log says is filed here too, so that a page (which runs the
-        # layers one by one) shows what `gpu-wizard check` shows
-        file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
-        return result
+        return _result(ctx, probe, facts, findings)
     findings += _package_findings(ctx, probe, installed)
-    result = _result(ctx, probe, facts, findings)
-    explained = explain.probe_log_findings(probe, _os(ctx))
-    merged = file_log_findings(ctx, result, explained)
+    return _result(ctx, probe, facts, findings)
+
+
+def reconcile(ctx: CheckContext) -> None:
+    """The one pass after the chain (``diagnose``, and the session after the TF layer): what the
+    probe's log says is filed in the layer each cause belongs to, this one included (the layers'
+    own facts come first: see ``explain.reconcile_log_findings``); where the log failed a lower
+    layer, this layer's summary names it; and a failure no log line explains (an import error,
+    a computation that did not run on the GPU) becomes a finding of its own. Once per result."""
+    result = ctx.results.get("tensorflow")
+    probe = ctx.probe if isinstance(ctx.probe, dict) else None
+    if result is None or probe is None or ctx.reconciled is result:
+        return
+    ctx.reconciled = result
+    own = list(result.findings)
+    merged = file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
+    tf_info = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
+    if probe.get("error") or (tf_info is None and not installed_tf(probe)):
+        return  # no TensorFlow to speak of: only the log's findings are filed
     if merged.added:  # the log may have failed a lower layer: name it in the summary
-        tf_info = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
         result.summary = _summary(ctx, probe, tf_info, _gpu_ready(tf_info))
     # a log finding the machine's facts ruled out explains nothing
-    extra = _unexplained_findings(ctx, probe, findings + merged.kept)
+    extra = _unexplained_findings(ctx, probe, own + merged.kept)
     if extra:
         result.findings.extend(extra)
         result.status = worst_status(result.findings, result.status)
-    return result
 
 
 def _os(ctx: CheckContext) -> str:
