@@ -410,14 +410,7 @@ def _python_findings(ctx: CheckContext, probe: dict[str, Any]) -> list[Finding]:
                 "fail",
                 {"found": version, "tensorflow": ctx.target.tensorflow, "python": target_range},
                 evidence=f"{ctx.python}: Python {version}",
-                fix=Fix(
-                    steps=(
-                        Step("tensorflow.create_env", {"python": ctx.target.python}),
-                        *(Step("run", {"command": c}) for c in commands),
-                    ),
-                    links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
-                    commands=commands,
-                ),
+                fix=new_env_fix(ctx, commands),
             )
         )
     return findings
@@ -427,6 +420,18 @@ def _new_env_name(version: str) -> str:
     """``tf-py310``: the environment the wizard suggests creating (conda ``-n``, venv folder),
     named after its Python so that it does not clash with an env called ``tf``."""
     return "tf-py" + version.replace(".", "")
+
+
+def new_env_fix(ctx: CheckContext, commands: tuple[str, ...]) -> Fix:
+    """Create an environment with a Python the target supports, and install TF there."""
+    return Fix(
+        steps=(
+            Step("tensorflow.create_env", {"python": ctx.target.python}),
+            *(Step("run", {"command": c}) for c in commands),
+        ),
+        links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
+        commands=commands,
+    )
 
 
 def new_env_commands(ctx: CheckContext, probe: Optional[dict[str, Any]]) -> tuple[str, ...]:
@@ -469,14 +474,7 @@ def _not_installed(ctx: CheckContext, probe: dict[str, Any], python_fits: bool =
             "fail",
             {"python": ctx.python, "command": commands[-1], "tensorflow": ctx.target.tensorflow},
             evidence=f"{ctx.python}: no tensorflow distribution installed",
-            fix=Fix(
-                steps=(
-                    Step("tensorflow.create_env", {"python": ctx.target.python}),
-                    *(Step("run", {"command": c}) for c in commands),
-                ),
-                links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
-                commands=commands,
-            ),
+            fix=new_env_fix(ctx, commands),
         )
     command = env_pip(ctx, line)
     return Finding(
