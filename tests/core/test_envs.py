@@ -127,7 +127,7 @@ def test_windows_32bit_and_store_stub_are_rejected_with_a_reason() -> None:
     assert py32.rejected_reason == REJECT_32BIT
     stub = found[(U + "\\AppData\\Local\\Microsoft\\WindowsApps\\python.exe").lower()]
     assert stub.rejected_reason == REJECT_STORE_STUB
-    assert "Store" in stub.rejected_reason
+    assert "Store" in str(envs.rejected_message(stub.rejected_reason))
 
 
 def test_store_python_behind_the_alias_is_not_a_stub() -> None:

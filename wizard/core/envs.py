@@ -48,12 +48,11 @@ TF_DISTRIBUTIONS = (
 KIND_ORDER = ("conda", "venv", "registry", "launcher", "pyenv", "store", "path")
 """Earlier kinds win when two discoveries are the same environment."""
 
-REJECT_STORE_STUB = (
-    "the Microsoft Store alias (WindowsApps\\python.exe) only opens the Store; install Python "
-    "from python.org or conda"
-)
-REJECT_PYTHON2 = "Python 2 cannot run TensorFlow 2 (nor the wizard's probe)"
-REJECT_32BIT = "32-bit Python: TensorFlow needs a 64-bit Python"
+# Why discovery set an environment aside: a code, whose words are the message
+# ``envs.rejected.<code>`` (:func:`rejected_message`).
+REJECT_STORE_STUB = "store_stub"
+REJECT_PYTHON2 = "python2"
+REJECT_32BIT = "32bit"
 _LAUNCHER_LINE = re.compile(r"^\s*-(?:V:)?(\S+?)\s+(?:\*\s+)?(\S.*?)\s*$")
 
 
@@ -579,6 +578,11 @@ def listing(
 # ======================================================================================
 # choosing the environment to check
 # ======================================================================================
+
+
+def rejected_message(reason: str) -> Message:
+    """Why an environment cannot be used, in words (``envs.rejected.<code>``)."""
+    return msg(f"envs.rejected.{reason}")
 
 
 def score(env: PythonEnv) -> int:

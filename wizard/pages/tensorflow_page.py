@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from wizard import texts
+from wizard.core import envs
 from wizard.core.model import LayerResult
 from wizard.core.session import CheckSession
 from wizard.pages.layer_page import ActionHandlers, LayerPage
@@ -124,7 +126,8 @@ class TensorFlowPage(LayerPage):
             item = QTreeWidgetItem([exe, kind, version or "—", tf_text])
             item.setData(0, EXE_ROLE, exe)
             item.setData(1, EXE_ROLE, bool(rejected))
-            tip = exe if not rejected else f"{exe}\n{rejected}"
+            tip = exe if not rejected else (
+                f"{exe}\n{texts.render_message(envs.rejected_message(str(rejected)))}")
             for column in range(4):
                 item.setToolTip(column, tip)
             if rejected:

@@ -1,0 +1,134 @@
+"""One contract, three Hosts: the real machine (LocalHost), a recording of it (RecordingHost) and
+the replay of that recording (ReplayHost) answer the same questions the same way, so a layer
+never needs to know which one it talks to."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from wizard.core.host import Host, LocalHost, RecordingHost, ReplayHost
+
+Check = Callable[[Host, Path], None]
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small folder tree standing in for a CUDA install."""
+    root = tmp_path_factory.mktemp("machine")
+    (root / "cuda" / "bin").mkdir(parents=True)
+    (root / "cuda" / "lib64").mkdir()
+    (root / "cuda" / "version.json").write_text('{"cuda": {"version": "12.5.1"}}',
+                                                encoding="utf-8")
+    (root / "cuda" / "lib64" / "libcudart.so.12").write_bytes(b"\x7fELF\0binary")
+    (root / "cuda" / "bin" / "nvcc").write_text("#!/bin/sh\n", encoding="utf-8")
+    (root / "notes.txt").write_text("中文 text\n", encoding="utf-8")
+    return root
+
+
+def _exercise(host: Host, root: Path) -> None:
+    """Every question the contract checks, asked once (what a recording must capture)."""
+    for check in CHECKS.values():
+        check(host, root)
+
+
+def check_files(host: Host, root: Path) -> None:
+    cuda = str(root / "cuda")
+    assert host.exists(cuda) and host.is_dir(cuda) and not host.is_file(cuda)
+    assert host.is_file(str(root / "cuda" / "version.json"))
+    assert not host.exists(str(root / "cuda" / "missing.dll"))
+    assert host.read_text(str(root / "cuda" / "version.json")) == (
+        '{"cuda": {"version": "12.5.1"}}')
+    assert host.read_text(str(root / "notes.txt")) == "中文 text\n"
+    assert host.read_text(str(root / "cuda" / "lib64" / "libcudart.so.12")) is None  # binary
+    assert host.read_text(str(root / "nothing.txt")) is None
+
+
+def check_listing(host: Host, root: Path) -> None:
+    assert host.listdir(str(root / "cuda")) == ["bin", "lib64", "version.json"]
+    assert host.listdir(str(root / "no-such-folder")) == []
+    assert host.glob(str(root / "cuda" / "lib64"), "libcudart.so.*") == [
+        str(root / "cuda" / "lib64" / "libcudart.so.12")]
+
+
+def check_environment(host: Host, root: Path) -> None:
+    assert host.getenv("GPU_WIZARD_CONTRACT") == f"{root}/cuda/bin"
+    assert host.path_entries("GPU_WIZARD_CONTRACT") == [f"{root}/cuda/bin"]
+    assert host.getenv("GPU_WIZARD_NOT_SET") is None
+    assert host.registry_values("HKLM\\SOFTWARE\\NVIDIA Corporation") == {}  # not Windows
+
+
+def check_commands(host: Host, root: Path) -> None:
+    result = host.run([sys.executable, "-c", "print('contract')"])
+    assert result.ok and result.stdout.strip() == "contract"
+    missing = host.run(["gpu-wizard-no-such-program"])
+    assert missing.not_found and missing.returncode is None
+
+
+def check_gpu(host: Host, root: Path) -> None:
+    nvml = host.nvml()
+    assert "error" in nvml and (nvml["error"] is not None or isinstance(nvml.get("gpus"), list))
+    assert isinstance(host.pci_devices(), list)
+
+
+def check_platform(host: Host, root: Path) -> None:
+    assert host.platform.system == "linux" and not host.is_windows
+    assert host.same_path(str(root / "cuda" / ".." / "cuda"), str(root / "cuda"))
+
+
+CHECKS: dict[str, Check] = {
+    "files": check_files,
+    "listing": check_listing,
+    "environment": check_environment,
+    "commands": check_commands,
+    "gpu": check_gpu,
+    "platform": check_platform,
+}
+
+
+@pytest.fixture(scope="module")
+def hosts(machine: Path) -> dict[str, Host]:
+    patch = pytest.MonkeyPatch()
+    patch.setenv("GPU_WIZARD_CONTRACT", f"{machine}/cuda/bin")
+    try:
+        local = LocalHost()
+        recorder = RecordingHost.wrap(LocalHost())
+        _exercise(recorder, machine)
+        profile = json.loads(json.dumps(recorder.profile(name="contract")))
+    finally:
+        patch.undo()
+    # the snapshot keeps only the variables the checks read: this one is the test's own
+    profile["env"]["GPU_WIZARD_CONTRACT"] = f"{machine}/cuda/bin"
+    return {"local": local, "recording": recorder,
+            "replay": ReplayHost(profile, "contract.json")}
+
+
+@pytest.mark.parametrize("kind", ["local", "recording", "replay"])
+@pytest.mark.parametrize("check", sorted(CHECKS))
+def test_every_host_keeps_the_contract(
+    hosts: dict[str, Host], machine: Path, monkeypatch: pytest.MonkeyPatch, kind: str, check: str
+) -> None:
+    monkeypatch.setenv("GPU_WIZARD_CONTRACT", f"{machine}/cuda/bin")
+    CHECKS[check](hosts[kind], machine)
+
+
+@pytest.mark.parametrize("kind", ["local", "recording", "replay"])
+def test_what_kind_of_host(hosts: dict[str, Host], kind: str) -> None:
+    host = hosts[kind]
+    assert host.is_live == (kind != "replay")
+    assert (host.profile_name is None) == host.is_live
+    # discovery is not the Host's: only a replay brings its recorded environments
+    assert (host.recorded_pythons() is None) == host.is_live
+
+
+def test_a_probe_answers_the_same_through_every_host(hosts: dict[str, Host]) -> None:
+    recorder = hosts["recording"]
+    probed = recorder.probe_python(sys.executable, timeout=120)
+    assert probed.get("probe") == "gpu-wizard/env-probe@1", probed
+    replay = ReplayHost(json.loads(json.dumps(recorder.profile(name="probe"))), "probe.json")
+    assert replay.probe_python(sys.executable) == probed
+    assert replay.probe_python("/no/such/python")["error"]
