@@ -132,3 +132,19 @@ def test_a_probe_answers_the_same_through_every_host(hosts: dict[str, Host]) -> 
     replay = ReplayHost(json.loads(json.dumps(recorder.profile(name="probe"))), "probe.json")
     assert replay.probe_python(sys.executable) == probed
     assert replay.probe_python("/no/such/python")["error"]
+
+
+def test_probe_result_gives_typed_parts() -> None:
+    from wizard.core.host import ProbeResult
+
+    probe = ProbeResult({"probe": "gpu-wizard/env-probe@1", "python": {"version": "3.10.11",
+                         "bits": 64}, "packages": {"tensorflow": "2.10.1"}, "tensorflow": None,
+                         "log": "x"})
+    assert probe.python_version == "3.10.11" and probe.bits == 64 and probe.error is None
+    assert probe.packages == {"tensorflow": "2.10.1"} and probe.tensorflow is None
+    assert probe.log == "x" and probe.torch is None
+    failed = ProbeResult(error="timed out after 180 s", error_kind="timeout")
+    assert failed.error and failed.error_kind == "timeout"
+    assert failed.python == {} and failed.python_version is None and failed.packages == {}
+    assert ProbeResult.of(None) is None and ProbeResult.of(probe) is probe
+    assert json.loads(json.dumps(probe)) == dict(probe)  # recorded in profiles as it came

@@ -188,8 +188,8 @@ def is_ready(ctx: CheckContext) -> bool:
     environment lists the GPU and ran the matmul and the convolution on it."""
     if any(unchecked(result) for result in ctx.results.values()):
         return False
-    tf = (ctx.probe or {}).get("tensorflow")
-    if not isinstance(tf, dict) or not tf.get("gpus"):
+    tf = ctx.probe.tensorflow if ctx.probe is not None else None
+    if tf is None or not tf.get("gpus"):
         return False
     return all(ran_on_gpu(tf.get(step)) for step in ("matmul", "conv"))
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
 from wizard.core import knowledge
-from wizard.core.host import Host, norm_path
+from wizard.core.host import Host, ProbeResult, norm_path
 from wizard.core.messages import Message, msg
 
 MAX_PROBED = 8
@@ -688,7 +688,7 @@ def pick(
     candidates: list[tuple[str, Optional[dict[str, Any]], int]],
     python_range: Optional[str] = None,
     active: frozenset[str] | set[str] = frozenset(),
-) -> tuple[Optional[str], Optional[dict[str, Any]], Message]:
+) -> tuple[Optional[str], Optional[ProbeResult], Message]:
     """From ``(executable, probe, score)``: the environment with the best TensorFlow.
 
     With no TensorFlow anywhere, the environment where the recommended TF can be installed
@@ -703,13 +703,15 @@ def pick(
     with_tf = [c for c in good if tf_version(c[1])]
     if with_tf:
         exe, probe, _ = max(with_tf, key=lambda c: (probe_rank(c[1]), c[0] in active, c[2]))
-        return exe, probe, msg("target.env.has_tensorflow", version=tf_version(probe))
+        return exe, ProbeResult.of(probe), msg("target.env.has_tensorflow",
+                                               version=tf_version(probe))
     if good:
         exe, probe, _ = max(
             good, key=lambda c: (_fits(c[1], python_range), c[0] in active, c[2],
                                  _python_key(c[1]))
         )
-        return exe, probe, msg("target.env.no_tensorflow", count=len(candidates), python=exe)
+        return exe, ProbeResult.of(probe), msg("target.env.no_tensorflow",
+                                               count=len(candidates), python=exe)
     if candidates:
         return None, None, msg("target.env.none_probed", count=len(candidates))
     return None, None, msg("target.env.none_found")

@@ -26,6 +26,7 @@ from wizard.core.host.base import (
     norm_path,
 )
 from wizard.core.host.local import LocalHost, detect_platform
+from wizard.core.host.probe_result import ProbeResult
 from wizard.core.host.process import child_environment, decode_output
 from wizard.core.host.recording import RecordingHost
 from wizard.core.host.replay import ReplayHost
@@ -41,6 +42,7 @@ __all__ = [
     "HostError",
     "LocalHost",
     "PlatformInfo",
+    "ProbeResult",
     "ProfileError",
     "ProgressFn",
     "RecordingHost",

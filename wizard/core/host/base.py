@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from wizard.core.host.probe_result import ProbeResult
+
 PROFILE_FORMAT = "gpu-wizard/profile@1"
 DEFAULT_TIMEOUT = 15.0
 
@@ -204,7 +206,7 @@ class Host(ABC):
     @abstractmethod
     def probe_python(
         self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
-    ) -> dict[str, Any]:
+    ) -> ProbeResult:
         """Run the environment probe in ``executable``; its JSON, or ``{"error": ...}``.
         ``cancelled()`` turning true stops a running probe (the process tree is killed)."""
 

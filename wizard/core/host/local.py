@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from wizard.core.host import nvml, pci, probe, registry, windows
 from wizard.core.host.base import DEFAULT_TIMEOUT, CancelledFn, CommandResult, Host, PlatformInfo
+from wizard.core.host.probe_result import ProbeResult
 from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
 
 
@@ -138,6 +139,6 @@ class LocalHost(Host):
 
     def probe_python(
         self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
-    ) -> dict[str, Any]:
+    ) -> ProbeResult:
         fresh = (windows.registry_path_entries(self) or None) if self.is_windows else None
         return probe.run_probe(executable, timeout=timeout, cancelled=cancelled, fresh_path=fresh)

@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Optional
 
 from wizard.core.host import schema
+from wizard.core.host.probe_result import ProbeResult
 from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
 from wizard.resources import resource_path
 
@@ -139,7 +140,7 @@ def run_probe(
     env: Optional[dict[str, str]] = None,
     script: Optional[str] = None,
     fresh_path: Optional[list[str]] = None,
-) -> dict[str, Any]:
+) -> ProbeResult:
     """Probe ``executable``; the probe's JSON (plus ``probe_seconds``), or an error result.
     ``fresh_path``: on Windows, the PATH a new terminal gets (see :mod:`.windows`)."""
     started = time.monotonic()
@@ -234,7 +235,7 @@ def _wait(
             return b"".join(out_chunks), b"".join(err_chunks), kind
 
 
-def parse_output(text: str) -> Optional[dict[str, Any]]:
+def parse_output(text: str) -> Optional[ProbeResult]:
     """The probe's JSON object: the last stdout line that is one. None when there is none."""
     for line in reversed(text.splitlines()):
         line = line.strip()
@@ -245,7 +246,7 @@ def parse_output(text: str) -> Optional[dict[str, Any]]:
         except ValueError:
             continue
         if isinstance(data, dict) and data.get("probe") == PROBE_FORMAT and _fits_schema(data):
-            return data
+            return ProbeResult(data)
     return None
 
 
@@ -299,8 +300,8 @@ def _exit_text(returncode: Optional[int]) -> str:
     return f"exited with status {returncode}"
 
 
-def _failure(executable: str, kind: str, message: str) -> dict[str, Any]:
-    return {
+def _failure(executable: str, kind: str, message: str) -> ProbeResult:
+    return ProbeResult({
         "error": message,
         "error_kind": kind,
         "executable": executable,
@@ -309,7 +310,7 @@ def _failure(executable: str, kind: str, message: str) -> dict[str, Any]:
         "stdout_tail": "",
         "stderr_tail": "",
         "log": "",
-    }
+    })
 
 
 def _announced_log(stderr: str) -> Optional[str]:

@@ -15,6 +15,7 @@ from wizard.core.host.base import (
     CommandResult,
     Host,
 )
+from wizard.core.host.probe_result import ProbeResult
 
 
 @dataclass
@@ -126,7 +127,7 @@ class RecordingHost(Host):
 
     def probe_python(
         self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
-    ) -> dict[str, Any]:
+    ) -> ProbeResult:
         result = self.inner.probe_python(executable, timeout, cancelled)
         entry = self._pythons.setdefault(executable, {"executable": executable})
         entry["probe"] = result

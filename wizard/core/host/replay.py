@@ -22,6 +22,7 @@ from wizard.core.host.base import (
     ProfileError,
     norm_path,
 )
+from wizard.core.host.probe_result import ProbeResult
 
 
 class ReplayHost(Host):
@@ -181,14 +182,14 @@ class ReplayHost(Host):
 
     def probe_python(
         self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
-    ) -> dict[str, Any]:
+    ) -> ProbeResult:
         for entry in self._pythons:
             if self.same_path(entry["executable"], executable):
                 probe = entry.get("probe")
                 if isinstance(probe, dict):
-                    return json.loads(json.dumps(probe))
-                return {"error": "no probe recorded for this interpreter in the profile"}
-        return {"error": f"{executable} is not in the profile's pythons"}
+                    return ProbeResult(json.loads(json.dumps(probe)))
+                return ProbeResult(error="no probe recorded for this interpreter in the profile")
+        return ProbeResult(error=f"{executable} is not in the profile's pythons")
 
 
 def _parse_platform(profile: dict) -> PlatformInfo:

@@ -14,7 +14,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from wizard.core.host import Host
+from wizard.core.host import Host, ProbeResult
 from wizard.core.model import LayerResult, Target
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class CheckContext:
     target: Target
     python: Optional[str] = None
     """The chosen Python environment's executable (None when there is none)."""
-    probe: Optional[dict[str, Any]] = None
+    probe: Optional[ProbeResult] = None
     """The environment probe's output for ``python`` (DESIGN section 4)."""
     results: dict[str, LayerResult] = field(default_factory=dict)
     progress: Callable[[float, str], None] = _no_progress
@@ -70,6 +70,9 @@ class CheckContext:
     reconciled: Optional[LayerResult] = None
     """The TensorFlow result the probe's log was last reconciled with (see
     :func:`wizard.core.layers.tensorflow.reconcile`): one pass per result."""
+
+    def __post_init__(self) -> None:
+        self.probe = ProbeResult.of(self.probe)  # a recorded dict becomes the typed result
 
     def facts(self, layer: str) -> dict[str, Any]:
         result = self.results.get(layer)

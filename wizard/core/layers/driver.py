@@ -104,8 +104,8 @@ def _in_container(ctx: CheckContext) -> bool:
 
 
 def _probe_saw_gpu(ctx: CheckContext) -> bool:
-    tf = (ctx.probe or {}).get("tensorflow") or {}
-    torch = (ctx.probe or {}).get("torch") or {}
+    tf = (ctx.probe.tensorflow if ctx.probe else None) or {}
+    torch = (ctx.probe.torch if ctx.probe else None) or {}
     return bool(tf.get("gpus")) or bool(torch.get("available"))
 
 

@@ -13,6 +13,7 @@ import re
 from typing import Any, Optional
 
 from wizard.core import knowledge
+from wizard.core.host import ProbeResult
 from wizard.core.layers import CheckContext
 from wizard.core.layers.tensorflow import env_pip, explain_text
 from wizard.core.messages import msg
@@ -24,19 +25,16 @@ TORCH_INSTALL_URL = "https://pytorch.org/get-started/locally/"
 def applies(ctx: CheckContext) -> bool:
     """The chosen environment was probed and has PyTorch (importable or not)."""
     probe = ctx.probe
-    if not isinstance(probe, dict) or probe.get("error"):
-        return False
-    return isinstance(probe.get("torch"), dict)
+    return probe is not None and not probe.error and probe.torch is not None
 
 
 def check(ctx: CheckContext) -> LayerResult:
-    probe = ctx.probe if isinstance(ctx.probe, dict) else {}
-    torch = probe.get("torch") if isinstance(probe.get("torch"), dict) else {}
-    return torch_layer(ctx, torch, probe)
+    probe = ctx.probe if ctx.probe is not None else ProbeResult()
+    return torch_layer(ctx, probe.torch or {}, probe)
 
 
-def torch_layer(ctx: CheckContext, torch: dict[str, Any], probe: dict[str, Any]) -> LayerResult:
-    version = str(torch.get("version") or (probe.get("packages") or {}).get("torch") or "?")
+def torch_layer(ctx: CheckContext, torch: dict[str, Any], probe: ProbeResult) -> LayerResult:
+    version = str(torch.get("version") or probe.packages.get("torch") or "?")
     cuda = torch.get("cuda")
     facts = {
         "version": version,

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 from wizard.core import explain, knowledge
 from wizard.core.envs import TF_DISTRIBUTIONS, installed_tf, tf_version
+from wizard.core.host import ProbeResult
 from wizard.core.layers import CheckContext
 from wizard.core.messages import Message, msg
 from wizard.core.model import (
@@ -65,7 +66,7 @@ def env_pip(ctx: CheckContext, pip_line: str) -> str:
     python -m pip ...`` for a conda env, else ``"<python>" -m pip ...``."""
     rest = re.sub(r"^\s*pip\s+", "", pip_line)
     python = ctx.python
-    info = (ctx.probe or {}).get("python") or {}
+    info = ctx.probe.python if ctx.probe else {}
     if not python:
         return pip_line
     if info.get("conda") and info.get("prefix"):
@@ -105,17 +106,17 @@ def explain_text(text: str, os_kind: Optional[str] = None) -> list[Finding]:
 
 
 def check(ctx: CheckContext) -> LayerResult:
-    probe = ctx.probe if isinstance(ctx.probe, dict) else None
+    probe = ctx.probe
     if ctx.python is None and probe is None:
         return _no_environment(ctx)
-    if probe is None or probe.get("error"):
+    if probe is None or probe.error:
         return _probe_failed(ctx, probe or {"error": "no probe result"})
     facts = _facts(ctx, probe)
     findings: list[Finding] = []
     findings += _python_findings(ctx, probe)
     python_fits = not any(f.code == "python_version_unsupported" for f in findings)
     installed = installed_tf(probe)
-    if not installed and not isinstance(probe.get("tensorflow"), dict):
+    if not installed and not probe.tensorflow is not None:
         findings.append(_not_installed(ctx, probe, python_fits))
         return _result(ctx, probe, facts, findings)
     findings += _package_findings(ctx, probe, installed)
@@ -129,14 +130,14 @@ def reconcile(ctx: CheckContext) -> None:
     layer, this layer's summary names it; and a failure no log line explains (an import error,
     a computation that did not run on the GPU) becomes a finding of its own. Once per result."""
     result = ctx.results.get("tensorflow")
-    probe = ctx.probe if isinstance(ctx.probe, dict) else None
+    probe = ctx.probe
     if result is None or probe is None or ctx.reconciled is result:
         return
     ctx.reconciled = result
     own = list(result.findings)
     merged = file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
-    tf_info = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
-    if probe.get("error") or (tf_info is None and not installed_tf(probe)):
+    tf_info = probe.tensorflow
+    if probe.error or (tf_info is None and not installed_tf(probe)):
         return  # no TensorFlow to speak of: only the log's findings are filed
     if merged.added:  # the log may have failed a lower layer: name it in the summary
         result.summary = _summary(ctx, probe, tf_info, _gpu_ready(tf_info))
@@ -168,9 +169,9 @@ _BELOW = ("gpu", "driver", "cuda", "cudnn")
 
 
 def _result(
-    ctx: CheckContext, probe: dict[str, Any], facts: dict[str, Any], findings: list[Finding]
+    ctx: CheckContext, probe: ProbeResult, facts: dict[str, Any], findings: list[Finding]
 ) -> LayerResult:
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
+    tf = probe.tensorflow
     ready = _gpu_ready(tf)
     if findings:
         default = OK if ready else WARN
@@ -192,9 +193,9 @@ def _gpu_ready(tf: Optional[dict[str, Any]]) -> bool:
 
 
 def _summary(
-    ctx: CheckContext, probe: dict[str, Any], tf: Optional[dict[str, Any]], ready: bool
+    ctx: CheckContext, probe: ProbeResult, tf: Optional[dict[str, Any]], ready: bool
 ) -> Message:
-    python = (probe.get("python") or {}).get("version") or "?"
+    python = probe.python_version or "?"
     where = msg("tensorflow.phrase.where", version=python, python=ctx.python)
     if tf is None:
         return msg("tensorflow.summary.not_installed", where=where)
@@ -226,10 +227,10 @@ def _lower_failure(ctx: CheckContext) -> Optional[str]:
     return None
 
 
-def _facts(ctx: CheckContext, probe: dict[str, Any]) -> dict[str, Any]:
-    python = probe.get("python") or {}
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
-    packages = {k: v for k, v in (probe.get("packages") or {}).items() if v}
+def _facts(ctx: CheckContext, probe: ProbeResult) -> dict[str, Any]:
+    python = probe.python
+    tf = probe.tensorflow
+    packages = {k: v for k, v in probe.packages.items() if v}
     facts: dict[str, Any] = {
         "python": ctx.python,
         "python_version": python.get("version"),
@@ -249,7 +250,7 @@ def _facts(ctx: CheckContext, probe: dict[str, Any]) -> dict[str, Any]:
         "conv": tf.get("conv") if tf else None,
         "cuda_visible_devices": (probe.get("env") or {}).get("CUDA_VISIBLE_DEVICES"),
         "probe_seconds": probe.get("probe_seconds"),
-        "log": _trim_log(str(probe.get("log") or "")),
+        "log": _trim_log(probe.log),
     }
     return facts
 
@@ -288,12 +289,12 @@ def _no_environment(ctx: CheckContext) -> LayerResult:
     )
 
 
-def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
+def _probe_failed(ctx: CheckContext, probe: ProbeResult) -> LayerResult:
     python = ctx.python or probe.get("executable") or "?"
-    kind = probe.get("error_kind") or "unknown"
-    log = str(probe.get("log") or "")
+    kind = probe.error_kind or "unknown"
+    log = probe.log
     evidence = (probe.get("stderr_tail") or probe.get("stdout_tail") or log[-2000:]
-                or probe.get("error") or None)
+                or probe.error or None)
     finding = Finding(
         "probe_failed",
         "warn",
@@ -306,7 +307,7 @@ def _probe_failed(ctx: CheckContext, probe: dict[str, Any]) -> LayerResult:
     findings = [finding]
     facts = {
         "python": python,
-        "probe_error": probe.get("error"),
+        "probe_error": probe.error,
         "probe_error_kind": kind,
         "stage": probe.get("stage"),
         "returncode": probe.get("returncode"),
@@ -327,7 +328,7 @@ PROBE_KINDS = ("timeout", "not_found", "bad_output", "crashed", "cancelled", "un
 """The probe's ``error_kind`` values (``host.probe``)."""
 
 
-def _probe_error(probe: dict[str, Any], kind: str) -> Message:
+def _probe_error(probe: ProbeResult, kind: str) -> Message:
     """What went wrong with the probe, from its kind and details (the host's own sentence stays
     in the facts as ``probe_error``)."""
     stage = probe.get("stage") or None
@@ -336,7 +337,7 @@ def _probe_error(probe: dict[str, Any], kind: str) -> Message:
     if kind == "bad_output" and not str(probe.get("stdout_tail") or "").strip():
         kind = "bad_output_empty"
     if kind in ("timeout", "cancelled", "crashed", "bad_output", "bad_output_empty", "not_found"):
-        limit = re.search(r"within (\d+) s\b", str(probe.get("error") or ""))
+        limit = re.search(r"within (\d+) s\b", str(probe.error or ""))
         return msg(f"tensorflow.probe_error.{kind}", stage=stage,
                    status=_exit_status(probe.get("returncode")),
                    seconds=limit.group(1) if limit else None)
@@ -357,7 +358,7 @@ def _exit_status(returncode: Any) -> Optional[str]:
     return str(returncode)
 
 
-def _too_old(probe: dict[str, Any]) -> bool:
+def _too_old(probe: ProbeResult) -> bool:
     """The probe did not run because the Python is too old for it (Python 2, 3.3...): then it is
     too old for TensorFlow too."""
     text = f"{probe.get('error') or ''}\n{probe.get('stderr_tail') or ''}"
@@ -377,8 +378,8 @@ def _next_step(python: str, kind: str, python_range: str = "3") -> Message:
 # -- Python ------------------------------------------------------------------------------------
 
 
-def _python_findings(ctx: CheckContext, probe: dict[str, Any]) -> list[Finding]:
-    python = probe.get("python") or {}
+def _python_findings(ctx: CheckContext, probe: ProbeResult) -> list[Finding]:
+    python = probe.python
     version = python.get("version")
     findings = []
     if python.get("bits") == 32:
@@ -393,7 +394,7 @@ def _python_findings(ctx: CheckContext, probe: dict[str, Any]) -> list[Finding]:
     target_range = ctx.target.python
     if not version or not target_range:
         return findings
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else None
+    tf = probe.tensorflow
     installed = tf_version(probe)
     # An import that worked proves the wheel fits this Python: only judge the others.
     if tf and tf.get("imported") and installed and _same_series(installed, ctx.target.tensorflow):
@@ -434,13 +435,13 @@ def new_env_fix(ctx: CheckContext, commands: tuple[str, ...]) -> Fix:
     )
 
 
-def new_env_commands(ctx: CheckContext, probe: Optional[dict[str, Any]]) -> tuple[str, ...]:
+def new_env_commands(ctx: CheckContext, probe: Optional[ProbeResult]) -> tuple[str, ...]:
     """Commands that create an environment whose Python can run the target TF and install TF
     there: a conda env for a conda user, else a venv made with that Python (``py -3.x`` on
     Windows, ``python3.x`` elsewhere). Never the chosen environment: its Python cannot run it."""
     version = _newest_in_range(ctx.target.python or "")
     rest = re.sub(r"^\s*pip\s+", "", _install_line(ctx))
-    info = ((probe or {}).get("python") or {}) if isinstance(probe, dict) else {}
+    info = probe.python if probe else {}
     name = _new_env_name(version)
     if info.get("conda"):
         return (f"conda create -y -n {name} python={version}",
@@ -464,7 +465,7 @@ def _same_series(a: Optional[str], b: Optional[str]) -> bool:
 # -- packages ----------------------------------------------------------------------------------
 
 
-def _not_installed(ctx: CheckContext, probe: dict[str, Any], python_fits: bool = True) -> Finding:
+def _not_installed(ctx: CheckContext, probe: ProbeResult, python_fits: bool = True) -> Finding:
     line = _install_line(ctx)
     if not python_fits:
         # this Python cannot run the target: install into a new environment, never into it
@@ -493,11 +494,11 @@ def _not_installed(ctx: CheckContext, probe: dict[str, Any], python_fits: bool =
 
 
 def _package_findings(
-    ctx: CheckContext, probe: dict[str, Any], installed: dict[str, str]
+    ctx: CheckContext, probe: ProbeResult, installed: dict[str, str]
 ) -> list[Finding]:
     findings: list[Finding] = []
     os_kind = ctx.host.platform.os_kind
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else {}
+    tf = (probe.tensorflow or {})
     version = tf_version(probe)
     conflict = conflicting(installed)
     if conflict:
@@ -574,12 +575,12 @@ TF210_PYTHON = "3.7-3.10"
 TF210_ENV = "tf210"
 
 
-def _tf210_commands(ctx: CheckContext, probe: dict[str, Any]) -> tuple[str, ...]:
+def _tf210_commands(ctx: CheckContext, probe: ProbeResult) -> tuple[str, ...]:
     """Commands that install TF 2.10 (the last with GPU support on native Windows): into this
     environment when its Python can run it, else into a new conda env with Python 3.10 (a conda
     user), or with the pip of whichever Python 3.7-3.10 the user picks."""
     pip_line = 'pip install "tensorflow<2.11"'
-    info = probe.get("python") or {}
+    info = probe.python
     version = str(info.get("version") or "")
     try:
         fits = bool(version) and knowledge.python_supported(version, TF210_PYTHON)
@@ -624,10 +625,10 @@ def _cpu_evidence(package: str, version: str, tf: dict[str, Any]) -> str:
 
 
 def _numpy_mismatch(
-    ctx: CheckContext, probe: dict[str, Any], version: Optional[str]
+    ctx: CheckContext, probe: ProbeResult, version: Optional[str]
 ) -> Optional[Finding]:
-    numpy = (probe.get("packages") or {}).get("numpy") or probe.get("numpy_version")
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else {}
+    numpy = probe.packages.get("numpy") or probe.get("numpy_version")
+    tf = (probe.tensorflow or {})
     text = "\n".join(str(x or "") for x in (tf.get("error"), tf.get("traceback"), probe.get("log")))
     match = NUMPY_ABI_TEXT.search(text)
     by_version = _at_least(numpy, (2,)) and version is not None and not _at_least(version, (2, 16))
@@ -645,7 +646,7 @@ def _numpy_mismatch(
     )
 
 
-def _visible_devices_finding(ctx: CheckContext, probe: dict[str, Any]) -> Optional[Finding]:
+def _visible_devices_finding(ctx: CheckContext, probe: ProbeResult) -> Optional[Finding]:
     value = (probe.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
     if value is None:
         return None
@@ -687,10 +688,10 @@ def _gpu_count(ctx: CheckContext) -> Optional[int]:
 
 
 def _unexplained_findings(
-    ctx: CheckContext, probe: dict[str, Any], known: list[Finding]
+    ctx: CheckContext, probe: ProbeResult, known: list[Finding]
 ) -> list[Finding]:
     """What the log did not explain: an import error or a failed GPU computation as such."""
-    tf = probe.get("tensorflow") if isinstance(probe.get("tensorflow"), dict) else {}
+    tf = (probe.tensorflow or {})
     causes = [f for f in known if f.code != "numa_or_harmless_warning"]
     if not tf.get("imported"):
         if causes:
