@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
+
+    from wizard import fixcli
+
+    fixcli.add_parsers(sub, LANGUAGES, LANG_HELP)
     return parser
 
 
@@ -89,6 +93,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             "compat": cmd_compat,
             "snapshot": cmd_snapshot,
             "explain": cmd_explain,
+            "fix": cmd_fix,
+            "undo": cmd_undo,
         }[args.command]
         return handler(args)
     except KeyboardInterrupt:
@@ -207,6 +213,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
     else:
         print(explain.findings_text(findings, language(args)))
     return 0
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_fix(args, language(args))
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_undo(args, language(args))
 
 
 if __name__ == "__main__":

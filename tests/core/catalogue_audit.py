@@ -47,7 +47,7 @@ exe bin lib include lib64 dev uvm modprobe sudo apt dnf yum usermod video render
 Program Files ProgramData System32 SysWOW64 Scripts Library mingw usr local opt proc driver
 tf tf_keras and cuda cu11 cu12 cu13 py launcher PEP Tesla GeForce Quadro RTX GTX TITAN Max Q
 Laptop Mobile LD ldconfig where setx reg REG_SZ REG_EXPAND_SZ HKLM HKCU Path Environment
-activate deactivate install uninstall import bit batch size wheel tar true false
+activate deactivate install uninstall import bit batch size wheel tar zip UAC true false
 Blackwell Hopper Ada Ampere Turing Volta Pascal Maxwell Kepler
 """)
 # Spans quoted from a program (a command, an error message) stay as the program writes them.

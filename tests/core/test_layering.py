@@ -30,7 +30,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (5, ("wizard.i18n", "wizard.texts", "wizard.workers")),
     (6, ("wizard.widgets",)),
     (7, ("wizard.pages",)),
-    (8, ("wizard.app", "wizard.cli", "wizard.__main__")),
+    (8, ("wizard.app", "wizard.cli", "wizard.fixcli", "wizard.__main__")),
 ]
 
 

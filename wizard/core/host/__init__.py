@@ -23,6 +23,7 @@ from wizard.core.host.base import (
     PlatformInfo,
     ProfileError,
     ProgressFn,
+    ReadOnlyHost,
     norm_path,
 )
 from wizard.core.host.local import LocalHost, detect_platform
@@ -45,6 +46,7 @@ __all__ = [
     "ProbeResult",
     "ProfileError",
     "ProgressFn",
+    "ReadOnlyHost",
     "RecordingHost",
     "ReplayHost",
     "child_environment",

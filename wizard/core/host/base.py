@@ -9,8 +9,9 @@ import fnmatch
 import ntpath
 import posixpath
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, BinaryIO, Callable, Optional
 
 from wizard.core.host.probe_result import ProbeResult
 
@@ -24,6 +25,10 @@ class HostError(Exception):
 
 class ProfileError(HostError):
     """A machine profile that cannot be used; the message names the file and the key."""
+
+
+class ReadOnlyHost(HostError):
+    """A write asked of a host that changes nothing (a replayed profile: demo mode)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,68 @@ class Host(ABC):
     def registry_subkeys(self, key: str) -> list[str]:
         """Names (not paths) of the key's sub-keys; [] when absent or not Windows."""
         return []
+
+    # -- writing (the fixes) -------------------------------------------------------------------
+    @property
+    def can_write(self) -> bool:
+        """False where nothing may be changed (a replayed profile: demo mode)."""
+        return False
+
+    def _refuse(self, what: str) -> None:
+        raise ReadOnlyHost(f"{what}: this host changes nothing (demo mode)")
+
+    def open_binary(self, path: str) -> BinaryIO:
+        """The file opened for reading bytes (a fix reads its sources and its backups)."""
+        self._refuse(f"open {path}")
+        raise AssertionError  # unreachable
+
+    def write_file(self, path: str, chunks: Iterable[bytes], temp: Optional[str] = None) -> None:
+        """Write ``chunks`` to ``path`` atomically: into ``temp`` (default: a hidden file beside
+        ``path``), flushed to disk, then renamed over ``path``. A failure leaves ``path`` as it
+        was and removes the temporary file."""
+        self._refuse(f"write {path}")
+
+    def make_symlink(self, target: str, path: str, temp: Optional[str] = None) -> None:
+        """Make ``path`` a symbolic link to ``target`` (atomically replacing what is there)."""
+        self._refuse(f"link {path}")
+
+    def make_dir(self, path: str) -> None:
+        """Create one directory (its parent exists)."""
+        self._refuse(f"create {path}")
+
+    def remove_file(self, path: str) -> None:
+        """Remove a file or a link; nothing when it is absent."""
+        self._refuse(f"remove {path}")
+
+    def remove_dir(self, path: str) -> None:
+        """Remove an empty directory; nothing when it is absent."""
+        self._refuse(f"remove {path}")
+
+    def is_link(self, path: str) -> bool:
+        return False
+
+    def read_link(self, path: str) -> str:
+        """Where the symbolic link ``path`` points."""
+        self._refuse(f"read {path}")
+        raise AssertionError  # unreachable
+
+    def dir_writable(self, path: str) -> bool:
+        """Whether this user may create files in ``path`` (or, when it does not exist yet, in
+        the nearest folder above it that does)."""
+        return False
+
+    def set_registry_value(self, key: str, name: str, kind: str, data: Any) -> None:
+        """Set a registry value with its type (``REG_EXPAND_SZ`` stays ``REG_EXPAND_SZ``)."""
+        self._refuse(f"set {key}\\{name}")
+
+    def delete_registry_value(self, key: str, name: str) -> None:
+        """Delete a registry value; nothing when it is absent."""
+        self._refuse(f"delete {key}\\{name}")
+
+    def broadcast_environment_change(self) -> None:
+        """Tell running programs (Explorer) that the environment changed (Windows:
+        ``WM_SETTINGCHANGE`` with ``"Environment"``); nothing elsewhere."""
+        return None
 
     # -- commands ----------------------------------------------------------------------------
     @abstractmethod

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform as _platform
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, BinaryIO, Optional
 
 from wizard.core.host import nvml, pci, probe, registry, windows
 from wizard.core.host.base import DEFAULT_TIMEOUT, CancelledFn, CommandResult, Host, PlatformInfo
 from wizard.core.host.probe_result import ProbeResult
 from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
+
+
+def temp_name(path: str) -> str:
+    """The hidden file beside ``path`` that an atomic write goes through."""
+    head, tail = os.path.split(path)
+    return os.path.join(head, f".{tail}.gpu-wizard-tmp")
 
 
 def detect_platform() -> PlatformInfo:
@@ -50,8 +58,13 @@ def _os_release_name() -> Optional[str]:
 class LocalHost(Host):
     """The real machine this process runs on."""
 
-    def __init__(self) -> None:
-        super().__init__(platform=detect_platform())
+    def __init__(self, platform: Optional[PlatformInfo] = None, registry_backend: Any = None
+                 ) -> None:
+        """``registry_backend``: an object with the functions of :mod:`registry` (default: the
+        real registry); tests give a :class:`registry.MemoryRegistry` and a Windows
+        ``platform`` to run the Windows fixes on Linux."""
+        super().__init__(platform=platform or detect_platform())
+        self._registry = registry_backend if registry_backend is not None else registry
         reset_dll_directory()
 
     @property
@@ -87,10 +100,84 @@ class LocalHost(Host):
         return os.path.exists(path) and os.access(path, os.R_OK | os.W_OK)
 
     def registry_values(self, key: str) -> dict[str, tuple[str, Any]]:
-        return registry.read_values(key)
+        return self._registry.read_values(key)
 
     def registry_subkeys(self, key: str) -> list[str]:
-        return registry.subkeys(key)
+        return self._registry.subkeys(key)
+
+    # -- writing -------------------------------------------------------------------------------
+    @property
+    def can_write(self) -> bool:
+        return True
+
+    def open_binary(self, path: str) -> BinaryIO:
+        return open(path, "rb")
+
+    def write_file(self, path: str, chunks: Iterable[bytes], temp: Optional[str] = None) -> None:
+        temp = temp or temp_name(path)
+        try:
+            with open(temp, "wb") as handle:
+                for chunk in chunks:
+                    handle.write(chunk)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if os.path.lexists(path) and os.path.isdir(path) and not os.path.islink(path):
+                raise IsADirectoryError(21, "Is a directory", path)
+            if os.path.isfile(path) and not os.path.islink(path):  # keep the file's mode
+                os.chmod(temp, os.stat(path).st_mode & 0o7777)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
+            raise
+
+    def make_symlink(self, target: str, path: str, temp: Optional[str] = None) -> None:
+        temp = temp or temp_name(path)
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temp)
+        os.symlink(target, temp)
+        try:
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(temp)
+            raise
+
+    def make_dir(self, path: str) -> None:
+        os.mkdir(path)
+
+    def remove_file(self, path: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
+
+    def remove_dir(self, path: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.rmdir(path)
+
+    def is_link(self, path: str) -> bool:
+        return os.path.islink(path)
+
+    def read_link(self, path: str) -> str:
+        return os.readlink(path)
+
+    def dir_writable(self, path: str) -> bool:
+        current = os.path.abspath(path)
+        while not os.path.exists(current):
+            parent = os.path.dirname(current)
+            if parent == current:
+                return False
+            current = parent
+        return os.path.isdir(current) and os.access(current, os.W_OK | os.X_OK)
+
+    def set_registry_value(self, key: str, name: str, kind: str, data: Any) -> None:
+        self._registry.set_value(key, name, kind, data)
+
+    def delete_registry_value(self, key: str, name: str) -> None:
+        self._registry.delete_value(key, name)
+
+    def broadcast_environment_change(self) -> None:
+        if self.is_windows:
+            self._registry.broadcast_environment_change()
 
     def run(self, argv: list[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
         program = shutil.which(argv[0]) or argv[0]

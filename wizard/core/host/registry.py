@@ -1,10 +1,15 @@
-"""Read-only access to the Windows registry, for :class:`wizard.core.host.LocalHost`.
+"""Access to the Windows registry, for :class:`wizard.core.host.LocalHost`.
 
 Keys are written with an abbreviated or full hive, ``"HKLM\\SOFTWARE\\NVIDIA Corporation\\..."``
 or ``"HKEY_CURRENT_USER\\Environment"``. Values come back as ``{name: (type_name, data)}`` with
 type names such as ``"REG_SZ"`` and ``"REG_EXPAND_SZ"``, the shape of a machine profile's
 ``registry`` section. ``REG_EXPAND_SZ`` data is returned unexpanded (the caller decides against
 which environment to expand it), and binary data as a hex string, so that a recording stays JSON.
+
+Writes (:func:`set_value`, :func:`delete_value`) are for the fixes: they keep the value's type,
+and :func:`broadcast_environment_change` tells Explorer that the environment changed.
+:class:`MemoryRegistry` is the same interface over a dict, for tests and for the fixes' tests on
+Linux.
 
 ``winreg`` is imported only inside a guarded function: on Linux (and in any Python without it)
 every call answers ``{}`` / ``[]``, and nothing here raises for a missing key or a denied one.
@@ -138,3 +143,103 @@ def subkeys(key: str) -> list[str]:
 def _close(winreg: Any, handle: Any) -> None:
     with contextlib.suppress(OSError, AttributeError):
         winreg.CloseKey(handle)
+
+
+TYPE_IDS: dict[str, int] = {name: number for number, name in TYPE_NAMES.items()}
+
+
+def set_value(key: str, name: str, kind: str, data: Any) -> None:
+    """Set ``name`` under ``key`` with the type ``kind`` (``"REG_EXPAND_SZ"``...), creating the
+    key when needed. Raises OSError (denied, not Windows)."""
+    winreg = _winreg()
+    if winreg is None:
+        raise OSError("the Windows registry is not available here")
+    parsed = split_key(key)
+    if parsed is None:
+        raise OSError(f"unknown registry hive in {key}")
+    hive = getattr(winreg, parsed[0])
+    access = winreg.KEY_SET_VALUE | getattr(winreg, "KEY_WOW64_64KEY", 0x0100)
+    handle = winreg.CreateKeyEx(hive, parsed[1], 0, access)
+    try:
+        winreg.SetValueEx(handle, name, 0, TYPE_IDS[kind], data)
+    finally:
+        _close(winreg, handle)
+
+
+def delete_value(key: str, name: str) -> None:
+    """Delete ``name`` under ``key``; nothing when it is absent. Raises OSError (denied)."""
+    winreg = _winreg()
+    if winreg is None:
+        raise OSError("the Windows registry is not available here")
+    parsed = split_key(key)
+    if parsed is None:
+        raise OSError(f"unknown registry hive in {key}")
+    hive = getattr(winreg, parsed[0])
+    access = winreg.KEY_SET_VALUE | getattr(winreg, "KEY_WOW64_64KEY", 0x0100)
+    try:
+        handle = winreg.OpenKey(hive, parsed[1], 0, access)
+    except FileNotFoundError:
+        return
+    try:
+        winreg.DeleteValue(handle, name)
+    except FileNotFoundError:
+        pass
+    finally:
+        _close(winreg, handle)
+
+
+def broadcast_environment_change() -> None:
+    """``WM_SETTINGCHANGE`` with ``"Environment"`` to every top-level window (2 s limit each), so
+    that terminals started from Explorer see the new variables. Nothing where there is no
+    ``ctypes.windll``."""
+    try:
+        import ctypes
+
+        windll = ctypes.windll  # type: ignore[attr-defined]  # Windows only
+    except (ImportError, AttributeError):
+        return
+    hwnd_broadcast, wm_settingchange, smto_abortifhung = 0xFFFF, 0x001A, 0x0002
+    result = ctypes.c_ulong()
+    windll.user32.SendMessageTimeoutW(hwnd_broadcast, wm_settingchange, 0, "Environment",
+                                      smto_abortifhung, 2000, ctypes.byref(result))
+
+
+class MemoryRegistry:
+    """The registry functions of this module over a dict: ``{key: {name: (type, data)}}``.
+    Keys are compared without regard to case or to the hive's spelling (HKCU, HKEY_CURRENT_USER).
+    ``denied`` keys refuse writes as Windows does for a user writing HKLM."""
+
+    def __init__(self, keys: Optional[dict[str, dict[str, tuple[str, Any]]]] = None,
+                 denied: tuple[str, ...] = ()) -> None:
+        self.keys: dict[str, dict[str, tuple[str, Any]]] = {}
+        for key, values in (keys or {}).items():
+            self.keys[self._norm(key)] = dict(values)
+        self.denied = {self._norm(k) for k in denied}
+        self.broadcasts = 0
+
+    @staticmethod
+    def _norm(key: str) -> str:
+        parsed = split_key(key)
+        return (f"{parsed[0]}\\{parsed[1]}" if parsed else key).lower()
+
+    def read_values(self, key: str) -> dict[str, tuple[str, Any]]:
+        return dict(self.keys.get(self._norm(key), {}))
+
+    def subkeys(self, key: str) -> list[str]:
+        prefix = self._norm(key) + "\\"
+        return sorted({k[len(prefix):].split("\\")[0] for k in self.keys if k.startswith(prefix)})
+
+    def set_value(self, key: str, name: str, kind: str, data: Any) -> None:
+        if self._norm(key) in self.denied:
+            raise PermissionError(13, "Access is denied", key)
+        if kind not in TYPE_IDS:
+            raise OSError(f"unknown registry type {kind}")
+        self.keys.setdefault(self._norm(key), {})[name] = (kind, data)
+
+    def delete_value(self, key: str, name: str) -> None:
+        if self._norm(key) in self.denied:
+            raise PermissionError(13, "Access is denied", key)
+        self.keys.get(self._norm(key), {}).pop(name, None)
+
+    def broadcast_environment_change(self) -> None:
+        self.broadcasts += 1

@@ -1,0 +1,53 @@
+"""The fixes the wizard can run, by the action name a finding carries (``Fix.action``), so the
+GUI can offer "Fix it" where a builder exists. Each builder takes the host, the finding's
+``action_params`` and what the user supplied (an archive, a file), and returns a Plan."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from wizard.core.fixes.cudnn import CudnnRequest, plan_cudnn, plan_zlibwapi
+from wizard.core.fixes.env import plan_cuda_path, plan_path
+from wizard.core.fixes.plan import FixError, Plan
+from wizard.core.host import Host
+from wizard.core.messages import msg
+
+Builder = Callable[[Host, dict[str, Any], dict[str, Any]], Plan]
+
+
+def _install_cudnn(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Plan:
+    if not given.get("archive"):
+        raise FixError(msg("fix.needs.archive"))
+    return plan_cudnn(host, CudnnRequest(
+        archive=given["archive"], dest=given.get("dest") or params["dest"],
+        toolkit=given.get("toolkit", True), tensorflow=params.get("tensorflow"),
+        cudnn_needed=params.get("cudnn"), force=bool(given.get("force")),
+        zlibwapi=given.get("zlibwapi")))
+
+
+def _install_zlibwapi(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Plan:
+    if not given.get("file"):
+        raise FixError(msg("fix.needs.zlibwapi"))
+    return plan_zlibwapi(host, given["file"], given.get("dest") or params["dest"])
+
+
+def _set_env(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Plan:
+    name = params.get("name", "PATH")
+    if name == "CUDA_PATH":
+        return plan_cuda_path(host, params["value"], system=bool(given.get("system")))
+    directory = params.get("prepend") or params.get("append")
+    if not directory:
+        raise FixError(msg("fix.needs.directory", name=name))
+    return plan_path(host, directory, name, system=bool(given.get("system")))
+
+
+ACTIONS: dict[str, Builder] = {
+    "install_cudnn": _install_cudnn,
+    "install_zlibwapi": _install_zlibwapi,
+    "set_env": _set_env,
+}
+
+
+def builder(action: Optional[str]) -> Optional[Builder]:
+    """The plan builder of a finding's action; None when the wizard has no fix for it."""
+    return ACTIONS.get(action or "")

@@ -1,0 +1,327 @@
+"""``gpu-wizard fix ...`` and ``gpu-wizard undo``: the command line of wizard.core.fixes.
+
+Every plan is printed first in the user's language; ``--dry-run`` stops there, ``--yes`` skips
+the question. Exit status: 0 applied (and verified), 1 applied but the check afterwards still
+sees the problem, 2 refused or failed (one line says why; the machine is as it was)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, Callable, Optional
+
+EXIT_OK, EXIT_UNVERIFIED, EXIT_REFUSED = 0, 1, 2
+
+
+def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
+    fix = sub.add_parser("fix", help="fix what check found: cuDNN from an archive, PATH, "
+                                     "CUDA_PATH (shown first, journaled, undoable)")
+    fix.add_argument("--lang", choices=languages, default=argparse.SUPPRESS, help=lang_help)
+    kinds = fix.add_subparsers(dest="fix_command", metavar="WHAT", required=True)
+
+    def common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--dry-run", action="store_true", help="show the plan, change nothing")
+        parser.add_argument("--yes", action="store_true", help="do not ask before changing")
+        parser.add_argument("--lang", choices=languages, default=argparse.SUPPRESS,
+                            help=lang_help)
+
+    cudnn = kinds.add_parser("cudnn", help="install cuDNN from NVIDIA's zip or tar.xz")
+    cudnn.add_argument("--archive", metavar="FILE", required=True)
+    where = cudnn.add_mutually_exclusive_group()
+    where.add_argument("--cuda-dir", metavar="DIR", help="the CUDA toolkit to copy into")
+    where.add_argument("--dest", metavar="DIR", help="any folder (bin, include, lib below it)")
+    cudnn.add_argument("--tf", metavar="VERSION", help="the TensorFlow that must load it")
+    cudnn.add_argument("--zlibwapi", metavar="FILE", help="zlibwapi.dll to copy with it")
+    cudnn.add_argument("--force", action="store_true",
+                       help="install even for another CUDA, OS, architecture or TensorFlow")
+    common(cudnn)
+
+    zlib = kinds.add_parser("zlibwapi", help="copy zlibwapi.dll next to cuDNN (Windows)")
+    zlib.add_argument("--file", metavar="FILE", required=True)
+    zlib.add_argument("--dest", metavar="DIR", help="default: the CUDA toolkit's bin")
+    common(zlib)
+
+    path = kinds.add_parser("path", help="add a folder to PATH (or --var) for new terminals")
+    path.add_argument("--add", metavar="DIR", required=True)
+    path.add_argument("--var", default="PATH", choices=("PATH", "LD_LIBRARY_PATH"))
+    scope = path.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="this user (default)")
+    scope.add_argument("--system", action="store_true", help="every user (administrator)")
+    path.add_argument("--conda-env", metavar="PREFIX",
+                      help="Linux: set it in this conda environment's activate.d instead")
+    common(path)
+
+    cuda_path = kinds.add_parser("cuda-path", help="set CUDA_PATH and put its bin on PATH")
+    cuda_path.add_argument("--cuda-dir", metavar="DIR")
+    scope = cuda_path.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="this user (default)")
+    scope.add_argument("--system", action="store_true", help="every user (administrator)")
+    cuda_path.add_argument("--conda-env", metavar="PREFIX")
+    common(cuda_path)
+
+    apply_plan = kinds.add_parser("apply-plan", help=argparse.SUPPRESS)
+    apply_plan.add_argument("plan_file", metavar="FILE")
+    apply_plan.add_argument("--result", metavar="FILE")
+    apply_plan.add_argument("--state-dir", metavar="DIR")
+
+    undo = sub.add_parser("undo", help="undo the last fix (exactly the state before it)")
+    undo.add_argument("--list", action="store_true", help="list the fixes and their state")
+    undo.add_argument("--yes", action="store_true", help="do not ask")
+    undo.add_argument("--recover", choices=("finish", "rollback"),
+                      help="finish or roll back a fix a crash interrupted")
+    undo.add_argument("--lang", choices=languages, default=argparse.SUPPRESS, help=lang_help)
+
+
+def _say(message: Any, lang: str, stream: Any = None) -> None:
+    from wizard.core.messages import render
+
+    print(render(message, lang), file=stream or sys.stdout)
+
+
+def _refuse(message: Any, lang: str) -> int:
+    from wizard.core.messages import msg
+
+    _say(msg("fix.cli.refused", reason=message), lang, sys.stderr)
+    return EXIT_REFUSED
+
+
+def _confirm(question: Any, lang: str, yes: bool) -> bool:
+    from wizard.core.messages import render
+
+    if yes:
+        return True
+    if not sys.stdin or not sys.stdin.isatty():
+        return False
+    try:
+        answer = input(render(question, lang) + " ")
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes", "是", "好")
+
+
+def _progress(lang: str) -> Callable[[float, str], None]:
+    shown = [-1]
+
+    def report(fraction: float, text: str) -> None:
+        percent = int(fraction * 100)
+        if percent // 10 != shown[0] // 10 and sys.stderr.isatty():
+            print(f"\r{percent:3d}% {os.path.basename(text)[:60]:60}", end="", file=sys.stderr)
+        shown[0] = percent
+
+    return report
+
+
+def cmd_fix(args: argparse.Namespace, lang: str) -> int:
+    from wizard.core.fixes import journal as journals
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import LocalHost
+
+    if args.fix_command == "apply-plan":
+        from wizard.core.fixes.elevate import apply_plan_file
+
+        if args.state_dir:
+            os.environ[journals.STATE_ENV] = args.state_dir
+        return apply_plan_file(LocalHost(), args.plan_file, args.result)
+    status = recovery(lang, interactive=not args.yes)
+    if status is not None:
+        return status
+    host = LocalHost()
+    try:
+        plan = _build(host, args)
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    return run_plan(host, plan, args, lang)
+
+
+def _build(host: Any, args: argparse.Namespace) -> Any:
+    from wizard.core.fixes import cudnn, env
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.messages import msg
+
+    if args.fix_command == "cudnn":
+        tf, needed = _target(host, args.tf)
+        dest = args.cuda_dir or args.dest or _default_cuda(host)
+        if not dest:
+            raise FixError(msg("fix.refuse.no_cuda_found"))
+        return cudnn.plan_cudnn(host, cudnn.CudnnRequest(
+            archive=args.archive, dest=os.path.abspath(dest), toolkit=not args.dest,
+            tensorflow=tf, cudnn_needed=needed, force=args.force, zlibwapi=args.zlibwapi))
+    if args.fix_command == "zlibwapi":
+        dest = args.dest or (_default_cuda(host) and os.path.join(_default_cuda(host), "bin"))
+        if not dest:
+            raise FixError(msg("fix.refuse.no_cuda_found"))
+        return cudnn.plan_zlibwapi(host, args.file, os.path.abspath(dest))
+    if args.fix_command == "path":
+        directory = args.add if host.is_windows else os.path.abspath(args.add)
+        return env.plan_path(host, directory, args.var, system=args.system,
+                             conda_env=args.conda_env)
+    cuda_dir = args.cuda_dir or _default_cuda(host)
+    if not cuda_dir:
+        raise FixError(msg("fix.refuse.no_cuda_found"))
+    return env.plan_cuda_path(host, cuda_dir, system=args.system, conda_env=args.conda_env)
+
+
+def _default_cuda(host: Any) -> Optional[str]:
+    value = host.getenv("CUDA_PATH")
+    if value and host.is_dir(value):
+        return value
+    if not host.is_windows and host.is_dir("/usr/local/cuda"):
+        return "/usr/local/cuda"
+    return None
+
+
+def _target(host: Any, tf: Optional[str]) -> tuple[Optional[str], Optional[str]]:
+    """The TF the cuDNN must suit and the cuDNN it loads: ``--tf``, else as ``check`` chooses."""
+    from wizard.core import knowledge
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.messages import msg
+
+    os_kind = host.platform.os_kind
+    if tf:
+        try:
+            target = knowledge.choose_target(os_kind, requested=tf)
+        except ValueError as exc:
+            raise FixError(msg("fix.refuse.bad_tf", reason=str(exc))) from None
+        return target.tensorflow, target.cudnn
+    from wizard.core.diagnose import CheckOptions, choose_environment, choose_target
+
+    options = CheckOptions()
+    python, probe, reason = choose_environment(host, options)
+    target = choose_target(host, options, probe, python, reason)
+    return target.tensorflow, target.cudnn
+
+
+def run_plan(host: Any, plan: Any, args: argparse.Namespace, lang: str) -> int:
+    from wizard.core.fixes import journal as journals
+    from wizard.core.fixes.elevate import run_elevated
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.fixes.verify import verify
+    from wizard.core.messages import msg
+
+    for line in plan.lines(lang):
+        print(line)
+    if plan.empty or args.dry_run:
+        if args.dry_run and not plan.empty:
+            _say(msg("fix.cli.dry_run"), lang)
+        return EXIT_OK
+    if plan.needs_admin:
+        if not host.is_windows:
+            return _refuse(_linux_admin_hint(plan, args), lang)
+        if not _confirm(msg("fix.cli.confirm_admin"), lang, args.yes):
+            return _refuse(msg("fix.cli.declined"), lang)
+        try:
+            result = run_elevated(plan)
+        except FixError as exc:
+            return _refuse(exc.message, lang)
+        if not result.get("ok"):
+            from wizard.core.fixes.plan import from_data
+
+            return _refuse(from_data(result.get("message")), lang)
+    else:
+        if not _confirm(msg("fix.cli.confirm"), lang, args.yes):
+            return _refuse(msg("fix.cli.declined"), lang)
+        try:
+            journal = journals.apply(host, plan, _progress(lang))
+        except FixError as exc:
+            if sys.stderr.isatty():
+                print(file=sys.stderr)
+            return _refuse(exc.message, lang)
+        _say(msg("fix.cli.applied", id=journal.id), lang)
+    ok, seen = verify(host, plan)
+    _say(seen, lang)
+    return EXIT_OK if ok else EXIT_UNVERIFIED
+
+
+def _linux_admin_hint(plan: Any, args: argparse.Namespace) -> Any:
+    """A root-owned destination on Linux: a user folder plus the library path, or sudo."""
+    from wizard.core.messages import msg
+
+    argv = [a for a in sys.argv[1:]] or ["fix", args.fix_command]
+    sudo = "sudo " + " ".join(["gpu-wizard", *argv])
+    if plan.action == "install_cudnn":
+        user_dir = os.path.join(os.path.expanduser("~"), ".local", "cudnn")
+        return msg("fix.refuse.not_writable_linux", dest=plan.verify.get("dest"),
+                   user_dir=user_dir, archive=getattr(args, "archive", "?"),
+                   lib=os.path.join(user_dir, "lib64"), sudo=sudo)
+    return msg("fix.refuse.needs_root", command=sudo)
+
+
+def recovery(lang: str, interactive: bool = True) -> Optional[int]:
+    """An unfinished fix (a crash mid-apply): offer to finish or roll it back. None to go on;
+    an exit status when the user must decide first."""
+    from wizard.core.fixes import journal as journals
+    from wizard.core.messages import msg
+
+    pending = journals.unfinished()
+    if not pending:
+        return None
+    journal = pending[-1]
+    _say(msg("fix.cli.unfinished", id=journal.id, title=journal.plan.title), lang, sys.stderr)
+    if interactive and sys.stdin and sys.stdin.isatty():
+        if _confirm(msg("fix.cli.ask_finish"), lang, False):
+            return _recover(journal, "finish", lang)
+        if _confirm(msg("fix.cli.ask_rollback"), lang, False):
+            return _recover(journal, "rollback", lang)
+    _say(msg("fix.cli.recover_hint"), lang, sys.stderr)
+    return EXIT_REFUSED
+
+
+def _recover(journal: Any, how: str, lang: str) -> int:
+    from wizard.core.fixes import journal as journals
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import LocalHost
+    from wizard.core.messages import msg
+
+    host = LocalHost()
+    try:
+        if how == "finish":
+            journals.finish(host, journal)
+        else:
+            journals.roll_back(host, journal, final=journals.ROLLED_BACK)
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    _say(msg("fix.cli.finished" if journal.status == journals.DONE else "fix.cli.rolled_back",
+             id=journal.id), lang)
+    return EXIT_OK
+
+
+def cmd_undo(args: argparse.Namespace, lang: str) -> int:
+    from wizard.core.fixes import journal as journals
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import LocalHost
+    from wizard.core.messages import msg, render
+
+    if args.recover:
+        pending = journals.unfinished()
+        if not pending:
+            _say(msg("fix.cli.nothing_unfinished"), lang)
+            return EXIT_OK
+        return _recover(pending[-1], args.recover, lang)
+    if args.list:
+        every = journals.journals()
+        if not every:
+            _say(msg("fix.cli.no_fixes"), lang)
+        for journal in every:
+            status = render(msg(f"fix.status.{journal.status}"), lang)
+            print(f"{journal.id}  {status}  {render(journal.plan.title, lang)}")
+        return EXIT_OK
+    status = recovery(lang, interactive=not args.yes)
+    if status is not None:
+        return status
+    journal = journals.last_undoable()
+    if journal is None:
+        _say(msg("fix.cli.no_fixes"), lang)
+        return EXIT_OK
+    if journal.status != journals.DONE:
+        _say(msg("fix.cli.already_undone", id=journal.id), lang)
+        return EXIT_OK
+    _say(msg("fix.cli.undo_what", id=journal.id, title=journal.plan.title), lang)
+    if not _confirm(msg("fix.cli.confirm_undo"), lang, args.yes):
+        return _refuse(msg("fix.cli.declined"), lang)
+    try:
+        journals.undo(LocalHost(), journal)
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    _say(msg("fix.cli.undone", id=journal.id), lang)
+    return EXIT_OK
