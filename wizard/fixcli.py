@@ -60,7 +60,8 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
     cuda_path.add_argument("--conda-env", metavar="PREFIX")
     common(cuda_path)
 
-    apply_plan = kinds.add_parser("apply-plan", help=argparse.SUPPRESS)
+    apply_plan = kinds.add_parser("apply-plan", help="apply a saved plan (what the elevated "
+                                                     "copy of the wizard runs)")
     apply_plan.add_argument("plan_file", metavar="FILE")
     apply_plan.add_argument("--result", metavar="FILE")
     apply_plan.add_argument("--state-dir", metavar="DIR")

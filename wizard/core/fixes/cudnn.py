@@ -267,7 +267,7 @@ def plan_cudnn(host: Host, request: CudnnRequest) -> Plan:
                            arch=host.platform.arch))
     if cuda_major is not None and info.cuda_majors and cuda_major not in info.cuda_majors:
         reasons.append(msg("fix.refuse.wrong_cuda", file=base, found=info.cuda_majors[0],
-                           cuda=cuda_version, dir=request.dest))
+                           cuda=cuda_version, major=cuda_major, dir=request.dest))
     if request.cudnn_needed and info.version and not _loads(request.cudnn_needed, info.version):
         reasons.append(msg("fix.refuse.tf_cannot_load", cudnn=info.version,
                            tensorflow=request.tensorflow or "?", needed=request.cudnn_needed))
