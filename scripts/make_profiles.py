@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import uuid
 from pathlib import Path
@@ -1014,7 +1015,9 @@ def p_win_healthy() -> dict:
                 "absent": ["cuda_not_installed", "cuda_not_on_path", "cudnn_missing",
                            "cudnn_partial_install", "zlibwapi_missing", "driver_too_old"],
                 "statuses": {"gpu": "ok", "driver": "ok", "cuda": "ok", "cudnn": "ok"}}
-    return w.build()
+    profile = w.build()
+    profile["monitor"] = monitor_laptop_throttling()
+    return profile
 
 
 def p_win_cudnn_never_copied() -> dict:
@@ -1676,7 +1679,9 @@ def p_linux_dual_4090() -> dict:
     lx.expect = {"blocking_layer": None, "ready": True, "codes": [],
                  "absent": ["driver_too_old", "cuda_not_installed", "cudnn_missing"],
                  "statuses": {"gpu": "ok", "driver": "ok"}}
-    return lx.build()
+    profile = lx.build()
+    profile["monitor"] = monitor_dual_4090_starving()
+    return profile
 
 
 # -- WSL --------------------------------------------------------------------------------------
@@ -1792,6 +1797,63 @@ def p_wsl_linux_driver() -> dict:
     lx.expect = {"blocking_layer": "driver", "ready": False, "codes": ["wsl_gpu_missing"],
                  "absent": ["no_nvidia_gpu"], "statuses": {"driver": "fail"}}
     return lx.build()
+
+
+# -- the monitor's recorded samples (monitor.ticks, played by the monitor page in demo mode) --
+def _wave(i: int, period: int, low: float, high: float) -> float:
+    return low + (high - low) * (0.5 + 0.5 * math.sin(2 * math.pi * i / period))
+
+
+def monitor_dual_4090_starving() -> dict:
+    """Training on GPU 0 whose input pipeline starves it: one busy tick in six, the memory held
+    by the training process all along; GPU 1 idle."""
+    total = 25757220864
+    ticks = []
+    for i in range(120):
+        busy = i % 6 == 0
+        ticks.append({"t": float(i), "gpus": [
+            {"index": 0, "util_gpu": 96 if busy else 4 + i % 5, "util_memory": 38 if busy else 2,
+             "memory_used": 23001563136 + (i % 3) * 1048576, "memory_total": total,
+             "temperature": 48 + (i % 6 == 1) * 2, "power_w": 312.4 if busy else 96.5 + i % 4,
+             "power_limit_w": 450.0, "sm_clock": 2520 if busy else 2235, "memory_clock": 10501,
+             "fan": 36, "pstate": 2, "clock_reasons": 0 if busy else 1,
+             "processes": [{"pid": 48211, "memory_used": 22548578304, "name": "python3",
+                            "command": "python3 train.py --data /data/imagenet --batch 256"}]},
+            {"index": 1, "util_gpu": 0, "util_memory": 0, "memory_used": 553648128,
+             "memory_total": total, "temperature": 34, "power_w": 21.3, "power_limit_w": 450.0,
+             "sm_clock": 210, "memory_clock": 405, "fan": 30, "pstate": 8, "clock_reasons": 1,
+             "processes": []},
+        ]})
+    facts = {"name": "NVIDIA GeForce RTX 4090", "memory_total": total,
+             "power_limit_default_w": 450.0, "power_limit_min_w": 150.0,
+             "power_limit_max_w": 600.0, "max_sm_clock": 3105, "max_memory_clock": 10501,
+             "pcie_gen": 4, "pcie_width": 16, "is_laptop": False}
+    return {"interval_s": 1.0, "static": [dict(facts), dict(facts)], "ticks": ticks}
+
+
+def monitor_laptop_throttling() -> dict:
+    """A laptop RTX 3070 Ti held at 80 W of its 150 W, getting hot: thermal and power-cap
+    clock events, memory nearly full."""
+    total = 8589934592
+    ticks = []
+    for i in range(120):
+        temp = min(87, 76 + i // 8)
+        hot = temp >= 84
+        ticks.append({"t": float(i), "gpus": [
+            {"index": 0, "util_gpu": 97 + i % 3, "util_memory": 61 + i % 5,
+             "memory_used": 8254390272 + (i % 4) * 2097152, "memory_total": total,
+             "temperature": temp, "power_w": round(_wave(i, 17, 76.0, 80.0), 1),
+             "power_limit_w": 80.0, "sm_clock": 1230 if hot else 1395 - (i % 4) * 15,
+             "memory_clock": 7000, "fan": None, "pstate": 0,
+             "clock_reasons": (0x4 | 0x20) if hot else 0x4,
+             "processes": [{"pid": 9120, "memory_used": None, "name": "python.exe",
+                            "command": "python.exe train.py --epochs 30"}]},
+        ]})
+    return {"interval_s": 1.0, "static": [{
+        "name": "NVIDIA GeForce RTX 3070 Ti Laptop GPU", "memory_total": total,
+        "power_limit_default_w": 80.0, "power_limit_min_w": 35.0, "power_limit_max_w": 150.0,
+        "max_sm_clock": 1845, "max_memory_clock": 7001, "pcie_gen": 4, "pcie_width": 8,
+        "is_laptop": True}], "ticks": ticks}
 
 
 PROFILES = [

@@ -63,16 +63,23 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
 
-    from wizard import fixcli
-
-    fixcli.add_parsers(sub, LANGUAGES, LANG_HELP)
+    monitor = sub.add_parser("monitor", help="watch the GPUs live (utilisation, memory, power…)")
+    monitor.add_argument("--interval", metavar="S", type=float, default=1.0,
+                         help="seconds between samples (0: as fast as possible; default 1)")
+    monitor.add_argument("--count", metavar="N", type=int,
+                         help="stop after N samples (default: until Ctrl+C)")
+    monitor.add_argument("--csv", metavar="FILE", help="also record every sample to FILE")
+    monitor.add_argument("--json", action="store_true", help="one JSON object per sample")
+    monitor.add_argument("--profile", metavar="FILE", default=argparse.SUPPRESS,
+                         help="play a machine profile's recorded samples")
+    monitor.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     return parser
 
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.profile and args.command not in (None, "check"):
+    if args.profile and args.command not in (None, "check", "monitor"):
         parser.error(f"--profile replays a machine for the wizard and for check, not for "
                      f"{args.command}")
     try:
@@ -93,8 +100,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             "compat": cmd_compat,
             "snapshot": cmd_snapshot,
             "explain": cmd_explain,
-            "fix": cmd_fix,
-            "undo": cmd_undo,
+            "monitor": cmd_monitor,
         }[args.command]
         return handler(args)
     except KeyboardInterrupt:
@@ -215,16 +221,29 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_fix(args: argparse.Namespace) -> int:
-    from wizard import fixcli
+def cmd_monitor(args: argparse.Namespace) -> int:
+    from wizard.core.host import HostError
+    from wizard.core.monitor import cli_run
 
-    return fixcli.cmd_fix(args, language(args))
+    if args.interval < 0 or (args.count is not None and args.count < 1):
+        from wizard.core.messages import msg, render
 
+        print(render(msg("monitor.cli.bad_args"), language(args)), file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        host = _load_host(args.profile)
+    except HostError as exc:
+        print(f"gpu-wizard: {exc}", file=sys.stderr)
+        return EXIT_ERROR
 
-def cmd_undo(args: argparse.Namespace) -> int:
-    from wizard import fixcli
+    def write(line: str) -> None:
+        print(line, flush=True)
 
-    return fixcli.cmd_undo(args, language(args))
+    try:
+        return cli_run(host, args.interval, args.count, args.csv, args.json, language(args),
+                       write)
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

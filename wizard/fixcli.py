@@ -72,6 +72,8 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
     undo.add_argument("--recover", choices=("finish", "rollback"),
                       help="finish or roll back a fix a crash interrupted")
     undo.add_argument("--lang", choices=languages, default=argparse.SUPPRESS, help=lang_help)
+    undo.add_argument("--id", metavar="FIX", help="undo this fix (see --list), not the last one")
+    undo.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
 
 
 def _say(message: Any, lang: str, stream: Any = None) -> None:
@@ -287,12 +289,40 @@ def _recover(journal: Any, how: str, lang: str) -> int:
     return EXIT_OK
 
 
+def _running_as_admin(host: Any) -> bool:
+    if not host.is_windows:
+        return hasattr(os, "geteuid") and os.geteuid() == 0
+    try:
+        import ctypes
+
+        return bool(ctypes.windll.shell32.IsUserAnAdmin())  # type: ignore[attr-defined]
+    except (ImportError, AttributeError, OSError):
+        return False
+
+
+def note_unfinished(lang: str) -> None:
+    """At the start of any other command: one line on stderr when a fix was interrupted."""
+    from wizard.core.fixes import journal as journals
+    from wizard.core.messages import msg
+
+    try:
+        pending = journals.unfinished()
+    except OSError:
+        return
+    if pending:
+        _say(msg("fix.cli.unfinished", id=pending[-1].id, title=pending[-1].plan.title), lang,
+             sys.stderr)
+        _say(msg("fix.cli.recover_hint"), lang, sys.stderr)
+
+
 def cmd_undo(args: argparse.Namespace, lang: str) -> int:
     from wizard.core.fixes import journal as journals
     from wizard.core.fixes.plan import FixError
     from wizard.core.host import LocalHost
     from wizard.core.messages import msg, render
 
+    if args.state_dir:
+        os.environ[journals.STATE_ENV] = args.state_dir
     if args.recover:
         pending = journals.unfinished()
         if not pending:
@@ -311,6 +341,10 @@ def cmd_undo(args: argparse.Namespace, lang: str) -> int:
     if status is not None:
         return status
     journal = journals.last_undoable()
+    if args.id:
+        journal = next((j for j in journals.journals() if j.id == args.id), None)
+        if journal is None:
+            return _refuse(msg("fix.cli.no_such_fix", id=args.id), lang)
     if journal is None:
         _say(msg("fix.cli.no_fixes"), lang)
         return EXIT_OK
@@ -320,8 +354,17 @@ def cmd_undo(args: argparse.Namespace, lang: str) -> int:
     _say(msg("fix.cli.undo_what", id=journal.id, title=journal.plan.title), lang)
     if not _confirm(msg("fix.cli.confirm_undo"), lang, args.yes):
         return _refuse(msg("fix.cli.declined"), lang)
+    host = LocalHost()
     try:
-        journals.undo(LocalHost(), journal)
+        if journal.plan.needs_admin and not _running_as_admin(host):
+            from wizard.core.fixes.elevate import undo_elevated
+
+            undo_elevated(journal.id)
+            journal = journals.Journal.load(journal.folder)
+            if journal.status != journals.UNDONE:
+                return _refuse(msg("fix.refuse.elevation_declined"), lang)
+        else:
+            journals.undo(host, journal)
     except FixError as exc:
         return _refuse(exc.message, lang)
     _say(msg("fix.cli.undone", id=journal.id), lang)

@@ -141,3 +141,45 @@ def test_undo_with_no_fixes_says_so(capsys) -> None:
     assert "No fix has been made" in capsys.readouterr().out
     assert cli.main(["undo", "--list", "--lang", "zh_CN"]) == 0
     assert "还没有做过任何修复" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_check_mentions_an_interrupted_fix(tmp_path: Path, capsys, profiles_dir: Path) -> None:
+    crash_mid_copy(tmp_path)
+    from wizard import fixcli
+
+    fixcli.note_unfinished("zh_CN")
+    err = capsys.readouterr().err
+    assert "有一项修复被中断了" in err and "undo --recover" in err
+    assert cli.main(["undo", "--recover", "rollback"]) == 0
+
+
+def test_undo_a_chosen_fix_and_the_zlibwapi_command(tmp_path: Path, capsys) -> None:
+    dest = tmp_path / "bin"
+    dest.mkdir()
+    dll = tmp_path / "zlibwapi.dll"
+    dll.write_bytes(b"MZ" + b"\0" * 100)
+    assert cli.main(["fix", "zlibwapi", "--file", str(dll), "--dest", str(dest), "--yes"]) == 0
+    assert "is in place" in capsys.readouterr().out
+    assert (dest / "zlibwapi.dll").read_bytes() == dll.read_bytes()
+    [fix] = journal.journals()
+    assert cli.main(["undo", "--id", "no-such-fix", "--yes"]) == 2
+    assert "There is no fix no-such-fix" in capsys.readouterr().err
+    assert cli.main(["undo", "--id", fix.id, "--yes"]) == 0
+    assert not (dest / "zlibwapi.dll").exists()
+
+
+def test_cuda_path_on_linux_goes_into_the_profile_block(tmp_path: Path, monkeypatch,
+                                                         capsys) -> None:
+    if LocalHost().is_windows:
+        pytest.skip("Linux profile")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    cuda = fa.cuda_tree(tmp_path / "cuda-12.2", version="12.2.0")
+    assert cli.main(["fix", "cuda-path", "--cuda-dir", str(cuda), "--dry-run"]) == 0
+    assert not (tmp_path / ".bashrc").exists()
+    capsys.readouterr()
+    assert cli.main(["fix", "cuda-path", "--cuda-dir", str(cuda), "--yes"]) == 0
+    text = (tmp_path / ".bashrc").read_text()
+    assert f'export CUDA_PATH="{cuda}"' in text and f'export PATH="{cuda}/bin' in text
+    assert cli.main(["undo", "--yes"]) == 0
+    assert not (tmp_path / ".bashrc").exists()

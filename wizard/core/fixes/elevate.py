@@ -68,6 +68,17 @@ def run_elevated(plan: Plan) -> dict[str, Any]:
         raise FixError(msg("fix.refuse.elevation_declined")) from None
 
 
+def undo_elevated(journal_id: str) -> None:
+    """Undo a fix that was applied with administrator rights, in an elevated copy (Windows);
+    elsewhere FixError with the ``sudo`` command."""
+    argv = [*own_command(), "undo", "--yes", "--id", journal_id, "--state-dir",
+            journals.state_dir()]
+    if sys.platform != "win32":
+        raise FixError(msg("fix.refuse.needs_root", command="sudo " + subprocess.list2cmdline(
+            argv)))
+    _shell_execute_runas(argv[0], subprocess.list2cmdline(argv[1:]))
+
+
 def _shell_execute_runas(program: str, parameters: str) -> None:  # pragma: no cover - Windows
     import ctypes
     from ctypes import wintypes

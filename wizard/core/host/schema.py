@@ -280,6 +280,31 @@ NVML_GPU = Obj(
     },
 )
 
+OPT_NUM = nullable(NUM)
+# The monitor's recorded samples (wizard/core/monitor.py): static facts per GPU, then ticks
+# played in a loop, each with the fields of a live sample (null: not available).
+MONITOR_PROCESS = Obj(optional={"pid": INT, "memory_used": OPT_INT, "name": OPT_STR,
+                                "command": OPT_STR})
+MONITOR_GPU = Obj(optional={
+    "index": INT, "error": OPT_STR, "detail": OPT_STR, "name": OPT_STR,
+    "util_gpu": OPT_INT, "util_memory": OPT_INT, "memory_used": OPT_INT, "memory_total": OPT_INT,
+    "temperature": OPT_INT, "power_w": OPT_NUM, "power_limit_w": OPT_NUM, "sm_clock": OPT_INT,
+    "memory_clock": OPT_INT, "fan": OPT_INT, "pstate": OPT_INT, "clock_reasons": OPT_INT,
+    "processes": ListOf(MONITOR_PROCESS),
+})
+MONITOR_STATIC = Obj(optional={
+    "name": OPT_STR, "uuid": OPT_STR, "memory_total": OPT_INT, "power_limit_default_w": OPT_NUM,
+    "power_limit_min_w": OPT_NUM, "power_limit_max_w": OPT_NUM, "max_sm_clock": OPT_INT,
+    "max_memory_clock": OPT_INT, "pcie_gen": OPT_INT, "pcie_width": OPT_INT,
+    "is_laptop": OPT_BOOL,
+})
+MONITOR = Obj(optional={
+    "interval_s": NUM,
+    "static": ListOf(MONITOR_STATIC),
+    "ticks": ListOf(Obj(optional={"t": NUM, "error": OPT_STR, "detail": OPT_STR,
+                                  "gpus": ListOf(MONITOR_GPU)})),
+})
+
 PROFILE = Obj(
     required={
         "platform": Obj(
@@ -317,6 +342,6 @@ PROFILE = Obj(
             required={"executable": STR},
             optional={"probe": nullable(PROBE), "score": INT},
         )),
-        "monitor": nullable(Obj(optional={"interval_s": NUM, "ticks": ListOf(MapOf(ANY))})),
+        "monitor": nullable(MONITOR),
     },
 )
