@@ -63,6 +63,14 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
 
+    from wizard import benchcli
+
+    benchcli.add_parser(sub, LANGUAGES, LANG_HELP)
+
+    from wizard import fixcli
+
+    fixcli.add_parsers(sub, LANGUAGES, LANG_HELP)
+
     monitor = sub.add_parser("monitor", help="watch the GPUs live (utilisation, memory, power…)")
     monitor.add_argument("--interval", metavar="S", type=float, default=1.0,
                          help="seconds between samples (0: as fast as possible; default 1)")
@@ -100,6 +108,9 @@ def main(argv: Optional[list[str]] = None) -> int:
             "compat": cmd_compat,
             "snapshot": cmd_snapshot,
             "explain": cmd_explain,
+            "bench": cmd_bench,
+            "fix": cmd_fix,
+            "undo": cmd_undo,
             "monitor": cmd_monitor,
         }[args.command]
         return handler(args)
@@ -147,6 +158,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from wizard.core.diagnose import CheckOptions, run_check
     from wizard.core.host import HostError
 
+    if not args.profile:  # a fix a crash interrupted: say so before the report
+        from wizard import fixcli
+
+        fixcli.note_unfinished(language(args))
     try:
         host = _load_host(args.profile)
         report = run_check(host, CheckOptions(python=args.python, tensorflow=args.tf))
@@ -199,6 +214,12 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from wizard import benchcli
+
+    return benchcli.cmd_bench(args, language(args))
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from wizard.core import explain
 
@@ -244,6 +265,18 @@ def cmd_monitor(args: argparse.Namespace) -> int:
                        write)
     except KeyboardInterrupt:
         return 0
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_fix(args, language(args))
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_undo(args, language(args))
 
 
 if __name__ == "__main__":
