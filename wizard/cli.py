@@ -63,10 +63,6 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
 
-    from wizard import benchcli
-
-    benchcli.add_parser(sub, LANGUAGES, LANG_HELP)
-
     from wizard import fixcli
 
     fixcli.add_parsers(sub, LANGUAGES, LANG_HELP)
@@ -108,7 +104,6 @@ def main(argv: Optional[list[str]] = None) -> int:
             "compat": cmd_compat,
             "snapshot": cmd_snapshot,
             "explain": cmd_explain,
-            "bench": cmd_bench,
             "fix": cmd_fix,
             "undo": cmd_undo,
             "monitor": cmd_monitor,
@@ -158,10 +153,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     from wizard.core.diagnose import CheckOptions, run_check
     from wizard.core.host import HostError
 
-    if not args.profile:  # a fix a crash interrupted: say so before the report
-        from wizard import fixcli
-
-        fixcli.note_unfinished(language(args))
     try:
         host = _load_host(args.profile)
         report = run_check(host, CheckOptions(python=args.python, tensorflow=args.tf))
@@ -214,12 +205,6 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from wizard import benchcli
-
-    return benchcli.cmd_bench(args, language(args))
-
-
 def cmd_explain(args: argparse.Namespace) -> int:
     from wizard.core import explain
 
@@ -240,6 +225,18 @@ def cmd_explain(args: argparse.Namespace) -> int:
     else:
         print(explain.findings_text(findings, language(args)))
     return 0
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_fix(args, language(args))
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_undo(args, language(args))
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
@@ -266,17 +263,6 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
 
-
-def cmd_fix(args: argparse.Namespace) -> int:
-    from wizard import fixcli
-
-    return fixcli.cmd_fix(args, language(args))
-
-
-def cmd_undo(args: argparse.Namespace) -> int:
-    from wizard import fixcli
-
-    return fixcli.cmd_undo(args, language(args))
 
 
 if __name__ == "__main__":
