@@ -74,8 +74,9 @@ SPECS: dict[str, VenvSpec] = {
         VenvSpec(
             "torch-cpu",
             "3.11",
-            ("torch==2.13.0+cpu",),
-            "import importlib.metadata as m; assert '+cpu' in m.version('torch')",
+            # numpy: the benchmark's CPU matmul is checked against NumPy in the same env
+            ("torch==2.13.0+cpu", "numpy"),
+            "import importlib.metadata as m, numpy; assert '+cpu' in m.version('torch')",
         ),
     )
 }

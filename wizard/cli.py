@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
 
+    from wizard import benchcli
+
+    benchcli.add_parser(sub, LANGUAGES, LANG_HELP)
+
     from wizard import fixcli
 
     fixcli.add_parsers(sub, LANGUAGES, LANG_HELP)
@@ -104,6 +108,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             "compat": cmd_compat,
             "snapshot": cmd_snapshot,
             "explain": cmd_explain,
+            "bench": cmd_bench,
             "fix": cmd_fix,
             "undo": cmd_undo,
             "monitor": cmd_monitor,
@@ -203,6 +208,12 @@ def cmd_snapshot(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     print(f"wrote {path}")
     return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from wizard import benchcli
+
+    return benchcli.cmd_bench(args, language(args))
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

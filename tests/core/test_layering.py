@@ -24,6 +24,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
          "wizard.core.knowledge")),
     (2, ("wizard.core.envs", "wizard.core.cuda_installs", "wizard.core.cudnn_installs",
          "wizard.core.library_names", "wizard.core.explain", "wizard.core.monitor")),
+    (2, ("wizard.core.bench",)),
     (3, ("wizard.core.layers",)),
     (4, ("wizard.core.diagnose", "wizard.core.session", "wizard.core.report",
          "wizard.core.snapshot", "wizard.core.fixes")),
@@ -31,6 +32,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (6, ("wizard.widgets",)),
     (7, ("wizard.pages",)),
     (8, ("wizard.app", "wizard.cli", "wizard.fixcli", "wizard.__main__")),
+    (8, ("wizard.benchcli",)),
 ]
 
 
