@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--profile", metavar="FILE", help="run the wizard against a machine profile (demo mode)"
     )
     parser.add_argument("--lang", choices=LANGUAGES, help=LANG_HELP)
+    parser.add_argument("--page", choices=("monitor",),
+                        help="open the wizard on this page (monitor: the live GPU monitor, "
+                        "without redoing the checks)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="diagnose GPU, driver, CUDA, cuDNN and TensorFlow")
@@ -102,7 +105,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 check_args = build_parser().parse_args(_check_argv(args.profile))
                 check_args.lang = args.lang
                 return cmd_check(check_args)
-            return app.main(profile=args.profile)
+            return app.main(profile=args.profile, page=args.page)
         handler = {
             "check": cmd_check,
             "compat": cmd_compat,
@@ -158,6 +161,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from wizard.core.diagnose import CheckOptions, run_check
     from wizard.core.host import HostError
 
+    if not args.profile:  # a fix a crash interrupted: say so before the report
+        from wizard import fixcli
+
+        fixcli.note_unfinished(language(args))
     try:
         host = _load_host(args.profile)
         report = run_check(host, CheckOptions(python=args.python, tensorflow=args.tf))
@@ -238,18 +245,6 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_fix(args: argparse.Namespace) -> int:
-    from wizard import fixcli
-
-    return fixcli.cmd_fix(args, language(args))
-
-
-def cmd_undo(args: argparse.Namespace) -> int:
-    from wizard import fixcli
-
-    return fixcli.cmd_undo(args, language(args))
-
-
 def cmd_monitor(args: argparse.Namespace) -> int:
     from wizard.core.host import HostError
     from wizard.core.monitor import cli_run
@@ -274,6 +269,17 @@ def cmd_monitor(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
 
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_fix(args, language(args))
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from wizard import fixcli
+
+    return fixcli.cmd_undo(args, language(args))
 
 
 if __name__ == "__main__":
