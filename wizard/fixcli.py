@@ -85,8 +85,6 @@ def _say(message: Any, lang: str, stream: Any = None) -> None:
 def _refuse(message: Any, lang: str) -> int:
     from wizard.core.messages import msg
 
-    if sys.stderr.isatty():  # clear a progress line
-        print("\r" + " " * 66 + "\r", end="", file=sys.stderr)
     _say(msg("fix.cli.refused", reason=message), lang, sys.stderr)
     return EXIT_REFUSED
 
@@ -106,15 +104,12 @@ def _confirm(question: Any, lang: str, yes: bool) -> bool:
 
 
 def _progress(lang: str) -> Callable[[float, str], None]:
-    """A percentage on the terminal (stderr, only when it is one), cleared at 100%."""
     shown = [-1]
 
     def report(fraction: float, text: str) -> None:
         percent = int(fraction * 100)
-        if percent != shown[0] and sys.stderr.isatty():
-            end = "\r" + " " * 66 + "\r" if percent >= 100 else ""
-            print(f"\r{percent:3d}% {os.path.basename(text)[:60]:60}{end}", end="",
-                  file=sys.stderr, flush=True)
+        if percent // 10 != shown[0] // 10 and sys.stderr.isatty():
+            print(f"\r{percent:3d}% {os.path.basename(text)[:60]:60}", end="", file=sys.stderr)
         shown[0] = percent
 
     return report
@@ -154,8 +149,7 @@ def _build(host: Any, args: argparse.Namespace) -> Any:
             raise FixError(msg("fix.refuse.no_cuda_found"))
         return cudnn.plan_cudnn(host, cudnn.CudnnRequest(
             archive=args.archive, dest=os.path.abspath(dest), toolkit=not args.dest,
-            tensorflow=tf, cudnn_needed=needed, force=args.force, zlibwapi=args.zlibwapi),
-            progress=_progress("reading"))
+            tensorflow=tf, cudnn_needed=needed, force=args.force, zlibwapi=args.zlibwapi))
     if args.fix_command == "zlibwapi":
         dest = args.dest or (_default_cuda(host) and os.path.join(_default_cuda(host), "bin"))
         if not dest:
@@ -233,6 +227,8 @@ def run_plan(host: Any, plan: Any, args: argparse.Namespace, lang: str) -> int:
         try:
             journal = journals.apply(host, plan, _progress(lang))
         except FixError as exc:
+            if sys.stderr.isatty():
+                print(file=sys.stderr)
             return _refuse(exc.message, lang)
         _say(msg("fix.cli.applied", id=journal.id), lang)
     ok, seen = verify(host, plan)

@@ -74,6 +74,11 @@ def _qt_warm(qapp):
     wiz.deleteLater()
     bar.deleteLater()
     QTest.qWait(50)
+    # numpy (under pyqtgraph, the monitor's plots) starts its BLAS thread pool on import; it
+    # lives as long as the process, like Qt's own helpers
+    import numpy  # noqa: F401
+    import pyqtgraph  # noqa: F401
+
     return True
 
 

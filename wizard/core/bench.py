@@ -709,3 +709,56 @@ def find_bench_python() -> Optional[str]:
     if not candidates:
         return None
     return max(candidates, key=envs.score).executable
+
+
+def demo_recording() -> list[str]:
+    """The recorded run the wizard replays in demo mode (a throttling laptop)."""
+    with open(resource_path("bench", "demo-run.jsonl"), encoding="utf-8") as handle:
+        return handle.read().splitlines()
+
+
+def replay_run(
+    lines: Iterable[str],
+    on_record: Optional[Callable[[dict[str, Any]], None]] = None,
+    progress: Optional[Callable[[float, str], None]] = None,
+    cancelled: Optional[Callable[[], bool]] = None,
+    delay: float = 0.03,
+    python: str = "demo",
+) -> BenchRun:
+    """Play a recorded run as if it ran now: the same records, in order, ``delay`` apart (demo
+    mode; the page and the tests use it); cancel works the same."""
+    recorded = parse_lines(lines)
+    run = BenchRun(python=python, nvml_name=recorded.nvml_name,
+                   nvml_memory_bytes=recorded.nvml_memory_bytes,
+                   started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+    for record in recorded.records:
+        if cancelled is not None and cancelled():
+            run.outcome = "cancelled"
+            break
+        run.records.append(record)
+        if progress is not None and record.get("type") == "progress":
+            progress(float(record.get("fraction") or 0.0), str(record.get("step") or ""))
+        if on_record is not None:
+            on_record(record)
+        if delay and record.get("type") in ("result", "progress"):
+            time.sleep(delay)
+    run.samples = recorded.samples
+    run.seconds = recorded.seconds
+    return run
+
+
+def step_message(step: str) -> Message:
+    """The probe's progress step ("matmul gpu n=4096", "train mixed=True") in words."""
+    parts = step.split()
+    if len(parts) == 3 and parts[0] == "matmul" and parts[2].startswith("n="):
+        device = "gpu" if parts[1] == "gpu" else "cpu"
+        return msg(f"bench.step.matmul_{device}", n=parts[2][2:])
+    if parts[:1] == ["train"]:
+        return msg("bench.step.train_mixed" if "mixed=True" in step else "bench.step.train_plain")
+    if parts[:1] == ["data"]:
+        return msg("bench.step.data_tuned" if "tuned=True" in step else "bench.step.data_plain")
+    if step == "xla":
+        return msg("bench.step.xla")
+    if step == "done":
+        return msg("bench.step.done")
+    return msg("bench.step.starting")

@@ -12,7 +12,9 @@ class PageId(IntEnum):
     CUDA = 3
     CUDNN = 4
     TENSORFLOW = 5
-    # MONITOR = 7 and BENCHMARK = 8 arrive with the monitor/benchmark issue
+    BENCHMARK = 8
+    """The benchmark: the last page, after the monitor (``SetupWizard.nextId`` routes the
+    monitor's Next to it; without a monitor page, the summary's)."""
     SUMMARY = 10
 
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget, QWizard
 
 from wizard.core.model import LAYERS, Finding
 from wizard.core.session import CheckSession
+from wizard.pages.benchmark_page import BenchmarkPage
 from wizard.pages.ids import LAYER_PAGES, PageId
 from wizard.pages.intro import IntroPage
 from wizard.pages.layer_page import LayerPage
@@ -68,6 +69,8 @@ class SetupWizard(QWizard):
             self.setPage(LAYER_PAGES[layer], page)
         self.summary = SummaryPage(session, self.workers, open_layer=self.show_layer)
         self.setPage(PageId.SUMMARY, self.summary)
+        self.benchmark = BenchmarkPage(session, self.workers)
+        self.setPage(PageId.BENCHMARK, self.benchmark)
         self.setStartId(PageId.INTRO)
         self.finished.connect(self._on_finished)
         self.currentIdChanged.connect(self._on_current_changed)
@@ -93,6 +96,18 @@ class SetupWizard(QWizard):
     def show_summary(self) -> None:
         """Open the summary page (its results are cached: it only puts them together)."""
         self._jump(PageId.SUMMARY)
+
+    def nextId(self) -> int:  # noqa: N802 - Qt override
+        """The wizard ends on the monitor, then the benchmark: Next on the monitor (on the
+        summary while there is no monitor page) opens the benchmark."""
+        current = self.currentId()
+        monitor = getattr(PageId, "MONITOR", None)
+        last_before = int(monitor) if monitor is not None else int(PageId.SUMMARY)
+        if current == last_before:
+            return int(PageId.BENCHMARK)
+        if current == PageId.BENCHMARK:
+            return -1
+        return super().nextId()
 
     def _jump(self, page_id: PageId) -> None:
         self.intro.jump_to = page_id
@@ -129,6 +144,7 @@ class SetupWizard(QWizard):
         for page in self.layer_pages.values():
             page.cancel_check()
         self.summary.cancel()
+        self.benchmark.shutdown()
         done = self.workers.shutdown(timeout_ms)
         self._shut_down = True
         return done

@@ -340,31 +340,11 @@ def undo(host: Host, journal: Journal) -> bool:
         return False
     if not host.can_write:
         raise FixError(msg("fix.demo_mode"))
-    later = blocking_fix(journal)
-    if later is not None:
-        raise FixError(msg("fix.refuse.undo_later_first", id=journal.id, later=later.id))
     journal.set_status(UNDOING)
     roll_back(host, journal, final=UNDONE)
     if any(op.kind == "registry" for op in journal.plan.ops):
         host.broadcast_environment_change()
     return True
-
-
-def _touches(journal: Journal) -> set[str]:
-    return {(op.path if op.kind != "registry" else f"{op.key}\\{op.name}").lower()
-            for op in journal.plan.ops if op.kind != "mkdir"}
-
-
-def blocking_fix(journal: Journal) -> Optional[Journal]:
-    """A later fix, still applied, that changed something this one changed: it must be undone
-    first, or undoing this one would throw its changes away."""
-    mine = _touches(journal)
-    every = journals()
-    position = next((i for i, j in enumerate(every) if j.id == journal.id), len(every))
-    for later in every[position + 1:]:
-        if later.status == DONE and mine & _touches(later):
-            return later
-    return None
 
 
 def roll_back(host: Host, journal: Journal, final: str) -> None:

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Screenshots of the benchmark page: the recorded demo run (a power-capped RTX 3070 Ti Laptop)
+replayed to the end, in English and Chinese, one process per language, offscreen:
+
+    docs/screenshots/benchmark-demo-<lang>.png
+
+Usage: python scripts/bench_screenshots.py [--langs en zh_CN] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROFILE = ROOT / "tests" / "profiles" / "linux-dual-4090-healthy.json"
+OUT_DIR = ROOT / "docs" / "screenshots"
+WINDOW_SIZE = (1040, 900)
+
+
+def render(lang: str, out_dir: Path) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.path.insert(0, str(ROOT))
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from wizard import app as wizard_app
+    from wizard import i18n
+    from wizard.core.host import ReplayHost
+    from wizard.pages.ids import PageId
+
+    QCoreApplication.setOrganizationName("GPU Setup Wizard Screenshots")
+    QCoreApplication.setApplicationName("screenshots")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    wizard = wizard_app.build_wizard(ReplayHost.from_file(PROFILE), app, language=lang)
+    if i18n.current_language() != lang:
+        print(f"bench_screenshots: cannot load the {lang} catalogue", file=sys.stderr)
+        return 2
+    wizard.resize(*WINDOW_SIZE)
+    wizard.show()
+    wizard.intro.jump_to = PageId.BENCHMARK
+    wizard.restart()
+    wizard.next()
+    wizard.intro.jump_to = None
+    page = wizard.benchmark
+    page.demo_delay = 0.0
+    page.start()
+    deadline = time.monotonic() + 60
+    while page.run is None and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.02)
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.02)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"benchmark-demo-{lang}.png"
+    status = 0 if page.run is not None and wizard.grab().save(str(target)) else 1
+    wizard.shutdown()
+    wizard.close()
+    print(target if status == 0 else f"bench_screenshots: {lang} failed")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--langs", nargs="+", default=["en", "zh_CN"])
+    parser.add_argument("--out", type=Path, default=OUT_DIR)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        return render(args.one, args.out)
+    status = 0
+    for lang in args.langs:
+        done = subprocess.run([sys.executable, __file__, "--one", lang, "--out", str(args.out)],
+                              check=False)
+        status = status or done.returncode
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
