@@ -155,3 +155,15 @@ def test_linux_conda_activate_script(tmp_path: Path) -> None:
     assert "LD_LIBRARY_PATH" in script.read_text()
     journal.undo(host, applied)
     assert not (prefix / "etc").exists()
+
+
+def test_undo_keeps_a_path_edited_since_unless_forced() -> None:
+    host, backend = windows_host(r"C:\a")
+    applied = journal.apply(host, env.plan_path(host, r"D:\x"))
+    backend.set_value(USER_ENV_KEY, "Path", "REG_EXPAND_SZ", r"C:\a;D:\x;E:\mine")
+    with pytest.raises(journal.FixError) as refused:
+        journal.undo(host, applied)
+    assert refused.value.message.id == "fix.refuse.changed_since"
+    assert backend.read_values(USER_ENV_KEY)["Path"][1].endswith(r"E:\mine")
+    assert journal.undo(host, applied, force=True)
+    assert backend.read_values(USER_ENV_KEY)["Path"] == ("REG_EXPAND_SZ", r"C:\a")

@@ -68,11 +68,11 @@ def run_elevated(plan: Plan) -> dict[str, Any]:
         raise FixError(msg("fix.refuse.elevation_declined")) from None
 
 
-def undo_elevated(journal_id: str) -> None:
+def undo_elevated(journal_id: str, force: bool = False) -> None:
     """Undo a fix that was applied with administrator rights, in an elevated copy (Windows);
     elsewhere FixError with the ``sudo`` command."""
     argv = [*own_command(), "undo", "--yes", "--id", journal_id, "--state-dir",
-            journals.state_dir()]
+            journals.state_dir(), *(["--force"] if force else [])]
     if sys.platform != "win32":
         raise FixError(msg("fix.refuse.needs_root", command="sudo " + subprocess.list2cmdline(
             argv)))
