@@ -69,6 +69,8 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
     undo = sub.add_parser("undo", help="undo the last fix (exactly the state before it)")
     undo.add_argument("--list", action="store_true", help="list the fixes and their state")
     undo.add_argument("--yes", action="store_true", help="do not ask")
+    undo.add_argument("--force", action="store_true",
+                      help="undo even what was changed since the fix")
     undo.add_argument("--recover", choices=("finish", "rollback"),
                       help="finish or roll back a fix a crash interrupted")
     undo.add_argument("--lang", choices=languages, default=argparse.SUPPRESS, help=lang_help)
@@ -85,6 +87,8 @@ def _say(message: Any, lang: str, stream: Any = None) -> None:
 def _refuse(message: Any, lang: str) -> int:
     from wizard.core.messages import msg
 
+    if sys.stderr.isatty():  # clear a progress line
+        print("\r" + " " * 66 + "\r", end="", file=sys.stderr)
     _say(msg("fix.cli.refused", reason=message), lang, sys.stderr)
     return EXIT_REFUSED
 
@@ -104,12 +108,15 @@ def _confirm(question: Any, lang: str, yes: bool) -> bool:
 
 
 def _progress(lang: str) -> Callable[[float, str], None]:
+    """A percentage on the terminal (stderr, only when it is one), cleared at 100%."""
     shown = [-1]
 
     def report(fraction: float, text: str) -> None:
         percent = int(fraction * 100)
-        if percent // 10 != shown[0] // 10 and sys.stderr.isatty():
-            print(f"\r{percent:3d}% {os.path.basename(text)[:60]:60}", end="", file=sys.stderr)
+        if percent != shown[0] and sys.stderr.isatty():
+            end = "\r" + " " * 66 + "\r" if percent >= 100 else ""
+            print(f"\r{percent:3d}% {os.path.basename(text)[:60]:60}{end}", end="",
+                  file=sys.stderr, flush=True)
         shown[0] = percent
 
     return report
@@ -149,7 +156,8 @@ def _build(host: Any, args: argparse.Namespace) -> Any:
             raise FixError(msg("fix.refuse.no_cuda_found"))
         return cudnn.plan_cudnn(host, cudnn.CudnnRequest(
             archive=args.archive, dest=os.path.abspath(dest), toolkit=not args.dest,
-            tensorflow=tf, cudnn_needed=needed, force=args.force, zlibwapi=args.zlibwapi))
+            tensorflow=tf, cudnn_needed=needed, force=args.force, zlibwapi=args.zlibwapi),
+            progress=_progress("reading"))
     if args.fix_command == "zlibwapi":
         dest = args.dest or (_default_cuda(host) and os.path.join(_default_cuda(host), "bin"))
         if not dest:
@@ -227,8 +235,6 @@ def run_plan(host: Any, plan: Any, args: argparse.Namespace, lang: str) -> int:
         try:
             journal = journals.apply(host, plan, _progress(lang))
         except FixError as exc:
-            if sys.stderr.isatty():
-                print(file=sys.stderr)
             return _refuse(exc.message, lang)
         _say(msg("fix.cli.applied", id=journal.id), lang)
     ok, seen = verify(host, plan)
@@ -359,12 +365,16 @@ def cmd_undo(args: argparse.Namespace, lang: str) -> int:
         if journal.plan.needs_admin and not _running_as_admin(host):
             from wizard.core.fixes.elevate import undo_elevated
 
-            undo_elevated(journal.id)
+            changed = [] if args.force else journals.changed_since(host, journal)
+            if changed:
+                return _refuse(msg("fix.refuse.changed_since", id=journal.id, paths=changed),
+                               lang)
+            undo_elevated(journal.id, args.force)
             journal = journals.Journal.load(journal.folder)
             if journal.status != journals.UNDONE:
                 return _refuse(msg("fix.refuse.elevation_declined"), lang)
         else:
-            journals.undo(host, journal)
+            journals.undo(host, journal, force=args.force)
     except FixError as exc:
         return _refuse(exc.message, lang)
     _say(msg("fix.cli.undone", id=journal.id), lang)

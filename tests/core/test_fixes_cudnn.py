@@ -300,3 +300,55 @@ def test_a_tar_archive_with_a_device_is_refused(tmp_path: Path) -> None:
     with pytest.raises(FixError) as refused:
         cudnn.read_archive(str(path))
     assert refused.value.message.id == "fix.refuse.corrupt"
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_reading_the_archive_reports_progress_and_can_be_cancelled(tmp_path: Path,
+                                                                  kind: str) -> None:
+    cuda = fa.cuda_tree(tmp_path / "cuda")
+    archive = (fa.linux_tar(tmp_path, size=200000) if kind == "tar" else
+               fa.windows_zip(tmp_path, "8.6.0.163", "11", layout="archive"))
+    before = fa.tree_hash(cuda)
+    seen: list[float] = []
+    plan = cudnn.plan_cudnn(LocalHost(), cudnn.CudnnRequest(str(archive), str(cuda), force=True),
+                            progress=lambda fraction, text: seen.append(fraction))
+    assert plan.ops and seen and min(seen) >= 0 and max(seen) <= 1.0
+    assert seen == sorted(seen)
+    with pytest.raises(FixCancelled):
+        cudnn.plan_cudnn(LocalHost(), cudnn.CudnnRequest(str(archive), str(cuda), force=True),
+                         cancelled=lambda: True)
+    assert fa.tree_hash(cuda) == before
+
+
+def test_an_older_fix_is_undone_only_after_the_later_one_on_the_same_files(tmp_path: Path,
+                                                                           capsys) -> None:
+    cuda = fa.cuda_tree(tmp_path / "cuda")
+    before = fa.tree_hash(cuda)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = fa.linux_tar(tmp_path / "a", "8.6.0.163", cuda=11)
+    second = fa.linux_tar(tmp_path / "b", "8.9.7.29", cuda=11)
+    for archive in (first, second):
+        code, _, err = run(["fix", "cudnn", "--archive", str(archive), "--cuda-dir", str(cuda),
+                            "--tf", "2.10", "--yes"], capsys)
+        assert code == 0, err
+    older, newer = journal.journals()
+    code, _, err = run(["undo", "--id", older.id, "--yes"], capsys)
+    assert code == 2 and f"undo {newer.id} first" in err
+    assert run(["undo", "--yes"], capsys)[0] == 0  # the newer one
+    assert run(["undo", "--yes"], capsys)[0] == 0  # then the older one
+    assert fa.tree_hash(cuda) == before
+
+
+def test_undo_does_not_throw_away_a_file_changed_since(tmp_path: Path, capsys) -> None:
+    cuda = fa.cuda_tree(tmp_path / "cuda")
+    before = fa.tree_hash(cuda)
+    archive = fa.linux_tar(tmp_path)
+    assert run(["fix", "cudnn", "--archive", str(archive), "--cuda-dir", str(cuda), "--tf",
+                "2.10", "--yes"], capsys)[0] == 0
+    (cuda / "include" / "cudnn.h").write_text("/* edited by hand since */\n")
+    code, _, err = run(["undo", "--yes"], capsys)
+    assert code == 2 and "Changed since" in err and "cudnn.h" in err
+    assert (cuda / "include" / "cudnn.h").read_text() == "/* edited by hand since */\n"
+    assert run(["undo", "--yes", "--force"], capsys)[0] == 0
+    assert fa.tree_hash(cuda) == before

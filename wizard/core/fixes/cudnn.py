@@ -9,17 +9,18 @@ one for the destination's CUDA major is taken.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import stat
 import tarfile
 import zipfile
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from wizard.core import cudnn_installs
 from wizard.core.cuda_installs import parse_version_json, parse_version_txt
-from wizard.core.fixes.plan import FixError, Op, Plan
+from wizard.core.fixes.plan import FixCancelled, FixError, Op, Plan
 from wizard.core.host import Host
 from wizard.core.knowledge.versions import compare_versions, try_parse_version
 from wizard.core.messages import Message, msg
@@ -27,6 +28,16 @@ from wizard.core.messages import Message, msg
 _VARIANT = re.compile(r"^(\d+)\.(\d+|x)$", re.IGNORECASE)
 _NAME_CUDA = re.compile(r"_cuda(\d+)(?:\.\d+)?-archive|^cudnn-(\d+)\.\d+-", re.IGNORECASE)
 _KINDS = ("bin", "include", "lib", "lib64")
+ProgressFn = Callable[[float, str], None]
+CancelledFn = Callable[[], bool]
+
+
+def _no_progress(fraction: float, text: str) -> None:
+    return None
+
+
+def _not_cancelled() -> bool:
+    return False
 
 
 @dataclass
@@ -59,18 +70,21 @@ def _refuse(message: Message) -> FixError:
     return FixError(message)
 
 
-def read_archive(path: str) -> list[Member]:
+def read_archive(path: str, progress: ProgressFn = _no_progress,
+                 cancelled: CancelledFn = _not_cancelled) -> list[Member]:
     """Every member, after reading the whole archive once: a truncated or corrupt archive, an
-    absolute path, a ``..`` or a link pointing out of the archive raises :class:`FixError`."""
+    absolute path, a ``..`` or a link pointing out of the archive raises :class:`FixError`.
+    ``progress`` gets the fraction of the archive read; ``cancelled()`` stops the reading
+    (:class:`FixCancelled`)."""
     name = posixpath.basename(path.replace("\\", "/"))
     try:
         if zipfile.is_zipfile(path):
-            members = _zip_members(path)
+            members = _zip_members(path, progress, cancelled)
         elif tarfile.is_tarfile(path):
-            members = _tar_members(path)
+            members = _tar_members(path, progress, cancelled)
         else:
             raise _refuse(msg("fix.refuse.not_archive", file=name))
-    except FixError:
+    except FixError:  # FixCancelled included
         raise
     except FileNotFoundError:
         raise _refuse(msg("fix.refuse.no_file", file=path)) from None
@@ -82,13 +96,22 @@ def read_archive(path: str) -> list[Member]:
     return members
 
 
-def _zip_members(path: str) -> list[Member]:
+def _zip_members(path: str, progress: ProgressFn, cancelled: CancelledFn) -> list[Member]:
     members: list[Member] = []
     with zipfile.ZipFile(path) as archive:
-        bad = archive.testzip()  # reads every member, checks its CRC
-        if bad is not None:
-            raise zipfile.BadZipFile(f"{bad} is damaged")
-        for info in archive.infolist():
+        infos = archive.infolist()
+        total = max(sum(i.compress_size for i in infos), 1)
+        done = 0
+        for info in infos:  # read every member: its CRC is checked at the end
+            if info.is_dir():
+                continue
+            with archive.open(info) as handle:
+                while handle.read(1 << 20):
+                    if cancelled():
+                        raise FixCancelled()
+            done += info.compress_size
+            progress(done / total, info.filename)
+        for info in infos:
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
                 target = archive.read(info).decode("utf-8", "replace")
@@ -100,10 +123,14 @@ def _zip_members(path: str) -> list[Member]:
     return members
 
 
-def _tar_members(path: str) -> list[Member]:
+def _tar_members(path: str, progress: ProgressFn, cancelled: CancelledFn) -> list[Member]:
     members: list[Member] = []
-    with tarfile.open(path, "r:*") as archive:
+    total = max(os.path.getsize(path), 1)
+    with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r:*") as archive:
         for info in archive:
+            if cancelled():
+                raise FixCancelled()
+            progress(min(raw.tell() / total, 1.0), info.name)
             if info.issym():
                 members.append(Member(info.name, "link", 0, info.linkname))
             elif info.islnk():
@@ -117,7 +144,8 @@ def _tar_members(path: str) -> list[Member]:
                 extracted = archive.extractfile(info)
                 assert extracted is not None
                 while extracted.read(1 << 20):  # the whole payload: truncation shows here
-                    pass
+                    if cancelled():
+                        raise FixCancelled()
                 members.append(Member(info.name, "file", info.size))
             else:
                 raise tarfile.TarError(f"{info.name} is a device or a pipe")
@@ -142,9 +170,10 @@ def _check_member(member: Member) -> None:
             raise _refuse(msg("fix.refuse.link_out", member=member.name, target=member.target))
 
 
-def inspect(path: str, cuda_major: Optional[int] = None) -> ArchiveInfo:
+def inspect(path: str, cuda_major: Optional[int] = None, progress: ProgressFn = _no_progress,
+            cancelled: CancelledFn = _not_cancelled) -> ArchiveInfo:
     """What the archive holds and where each file goes (relative parts under the root)."""
-    members = read_archive(path)
+    members = read_archive(path, progress, cancelled)
     base = posixpath.basename(path.replace("\\", "/"))
     names = [posixpath.basename(m.name.rstrip("/")) for m in members if m.kind != "dir"]
     lowered = base.lower()
@@ -245,14 +274,16 @@ class CudnnRequest:
     zlibwapi: Optional[str] = None
 
 
-def plan_cudnn(host: Host, request: CudnnRequest) -> Plan:
+def plan_cudnn(host: Host, request: CudnnRequest, progress: ProgressFn = _no_progress,
+               cancelled: CancelledFn = _not_cancelled) -> Plan:
     """The plan to copy the archive's files under ``request.dest``; :class:`FixError` when the
-    archive is unsafe, damaged, or (without ``force``) not for this machine."""
+    archive is unsafe, damaged, or (without ``force``) not for this machine. Reading the whole
+    archive takes a while for a 1 GB cuDNN: ``progress``/``cancelled`` as everywhere."""
     cuda_version = toolkit_version(host, request.dest) if request.toolkit else None
     if request.toolkit and not host.is_dir(request.dest):
         raise _refuse(msg("fix.refuse.no_cuda_dir", dir=request.dest))
     cuda_major = try_parse_version(cuda_version)[0] if try_parse_version(cuda_version) else None
-    info = inspect(request.archive, cuda_major)
+    info = inspect(request.archive, cuda_major, progress, cancelled)
     base = posixpath.basename(request.archive.replace("\\", "/"))
     if not info.copies or info.major is None:
         raise _refuse(msg("fix.refuse.not_cudnn", file=base))

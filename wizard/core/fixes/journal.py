@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import json
 import os
 import secrets
@@ -216,7 +217,7 @@ def _run(host: Host, journal: Journal, progress: ProgressFn, cancelled: Cancelle
             def tick(count: int, base: int = done_bytes, name: str = op.path) -> None:
                 progress(min((base + count) / total, 1.0), name)
 
-            _perform(host, op, sources, cancelled, tick)
+            entry["written"] = _perform(host, op, sources, cancelled, tick)
             done_bytes += op.size if op.kind == "file" else 0
             entry["state"] = "done"
             journal.save()
@@ -264,13 +265,16 @@ def _backup(host: Host, journal: Journal, index: int, path: str) -> dict[str, An
 
 
 def _perform(host: Host, op: Op, sources: _Sources, cancelled: CancelledFn,
-             tick: Callable[[int], None]) -> None:
+             tick: Callable[[int], None]) -> Optional[str]:
+    """Do ``op``; what was written (a file's SHA-256), so that undo can tell a later change."""
     if op.kind == "mkdir":
         if not host.is_dir(op.path):
             host.make_dir(op.path)
     elif op.kind == "file":
-        host.write_file(op.path, _chunks(sources.open(op.source), cancelled, tick),
+        digest = hashlib.sha256()
+        host.write_file(op.path, _chunks(sources.open(op.source), cancelled, tick, digest),
                         temp=temp_of(host, op.path))
+        return digest.hexdigest()
     elif op.kind == "link":
         host.make_symlink(op.source["target"], op.path, temp=temp_of(host, op.path))
     elif op.kind == "registry":
@@ -280,9 +284,11 @@ def _perform(host: Host, op: Op, sources: _Sources, cancelled: CancelledFn,
             host.set_registry_value(op.key, op.name, op.new[0], op.new[1])
     else:
         raise ValueError(f"unknown operation {op.kind}")
+    return None
 
 
-def _chunks(handle: Any, cancelled: CancelledFn, tick: Callable[[int], None]) -> Iterator[bytes]:
+def _chunks(handle: Any, cancelled: CancelledFn, tick: Callable[[int], None],
+            digest: Any = None) -> Iterator[bytes]:
     count = 0
     with handle:
         while True:
@@ -293,6 +299,8 @@ def _chunks(handle: Any, cancelled: CancelledFn, tick: Callable[[int], None]) ->
                 return
             count += len(chunk)
             tick(count)
+            if digest is not None:
+                digest.update(chunk)
             yield chunk
 
 
@@ -333,18 +341,73 @@ class _Sources:
 # undo and roll back
 
 
-def undo(host: Host, journal: Journal) -> bool:
+def changed_since(host: Host, journal: Journal) -> list[str]:
+    """What someone changed after the fix (a file it wrote, a link, a registry value): undoing
+    would throw that change away."""
+    changed: list[str] = []
+    for op, entry in zip(journal.plan.ops, journal.entries):
+        if entry["state"] != "done":
+            continue
+        if op.kind == "file" and entry.get("written"):
+            if _file_hash(host, op.path) != entry["written"]:
+                changed.append(op.path)
+        elif op.kind == "link":
+            if not host.is_link(op.path) or host.read_link(op.path) != op.source["target"]:
+                changed.append(op.path)
+        elif op.kind == "registry":
+            current = next(([t, d] for n, (t, d) in host.registry_values(op.key).items()
+                            if n.upper() == op.name.upper()), None)
+            if current != op.new:
+                changed.append(f"{op.key}\\{op.name}")
+    return changed
+
+
+def _file_hash(host: Host, path: str) -> Optional[str]:
+    if not host.is_file(path) or host.is_link(path):
+        return None
+    digest = hashlib.sha256()
+    with host.open_binary(path) as handle:
+        for chunk in iter(lambda: handle.read(CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def undo(host: Host, journal: Journal, force: bool = False) -> bool:
     """Put back the state from before ``journal``'s fix. False when it was already undone (or
-    rolled back): a second undo changes nothing."""
+    rolled back): a second undo changes nothing. What was changed since the fix is not thrown
+    away unless ``force``."""
     if journal.status in (UNDONE, ROLLED_BACK):
         return False
     if not host.can_write:
         raise FixError(msg("fix.demo_mode"))
+    later = blocking_fix(journal)
+    if later is not None:
+        raise FixError(msg("fix.refuse.undo_later_first", id=journal.id, later=later.id))
+    changed = [] if force else changed_since(host, journal)
+    if changed:
+        raise FixError(msg("fix.refuse.changed_since", id=journal.id, paths=changed))
     journal.set_status(UNDOING)
     roll_back(host, journal, final=UNDONE)
     if any(op.kind == "registry" for op in journal.plan.ops):
         host.broadcast_environment_change()
     return True
+
+
+def _touches(journal: Journal) -> set[str]:
+    return {(op.path if op.kind != "registry" else f"{op.key}\\{op.name}").lower()
+            for op in journal.plan.ops if op.kind != "mkdir"}
+
+
+def blocking_fix(journal: Journal) -> Optional[Journal]:
+    """A later fix, still applied, that changed something this one changed: it must be undone
+    first, or undoing this one would throw its changes away."""
+    mine = _touches(journal)
+    every = journals()
+    position = next((i for i, j in enumerate(every) if j.id == journal.id), len(every))
+    for later in every[position + 1:]:
+        if later.status == DONE and mine & _touches(later):
+            return later
+    return None
 
 
 def roll_back(host: Host, journal: Journal, final: str) -> None:
