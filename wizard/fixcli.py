@@ -33,6 +33,10 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
     where.add_argument("--dest", metavar="DIR", help="any folder (bin, include, lib below it)")
     cudnn.add_argument("--tf", metavar="VERSION", help="the TensorFlow that must load it")
     cudnn.add_argument("--zlibwapi", metavar="FILE", help="zlibwapi.dll to copy with it")
+    cudnn.add_argument("--python", metavar="EXE",
+                       help="the Python environment whose TensorFlow must load it (as check)")
+    cudnn.add_argument("--no-recheck", action="store_true",
+                       help="do not run the check up to the cuDNN layer afterwards")
     cudnn.add_argument("--force", action="store_true",
                        help="install even for another CUDA, OS, architecture or TensorFlow")
     common(cudnn)
@@ -150,7 +154,7 @@ def _build(host: Any, args: argparse.Namespace) -> Any:
     from wizard.core.messages import msg
 
     if args.fix_command == "cudnn":
-        tf, needed = _target(host, args.tf)
+        tf, needed = _target(host, args.tf, args.python)
         dest = args.cuda_dir or args.dest or _default_cuda(host)
         if not dest:
             raise FixError(msg("fix.refuse.no_cuda_found"))
@@ -182,7 +186,8 @@ def _default_cuda(host: Any) -> Optional[str]:
     return None
 
 
-def _target(host: Any, tf: Optional[str]) -> tuple[Optional[str], Optional[str]]:
+def _target(host: Any, tf: Optional[str], python: Optional[str] = None
+            ) -> tuple[Optional[str], Optional[str]]:
     """The TF the cuDNN must suit and the cuDNN it loads: ``--tf``, else as ``check`` chooses."""
     from wizard.core import knowledge
     from wizard.core.fixes.plan import FixError
@@ -197,7 +202,7 @@ def _target(host: Any, tf: Optional[str]) -> tuple[Optional[str], Optional[str]]
         return target.tensorflow, target.cudnn
     from wizard.core.diagnose import CheckOptions, choose_environment, choose_target
 
-    options = CheckOptions()
+    options = CheckOptions(python=python)
     python, probe, reason = choose_environment(host, options)
     target = choose_target(host, options, probe, python, reason)
     return target.tensorflow, target.cudnn
@@ -239,7 +244,25 @@ def run_plan(host: Any, plan: Any, args: argparse.Namespace, lang: str) -> int:
         _say(msg("fix.cli.applied", id=journal.id), lang)
     ok, seen = verify(host, plan)
     _say(seen, lang)
+    if plan.verify.get("layer") and not getattr(args, "no_recheck", True):
+        _recheck(host, plan.verify["layer"], args, lang)
     return EXIT_OK if ok else EXIT_UNVERIFIED
+
+
+def _recheck(host: Any, layer: str, args: argparse.Namespace, lang: str) -> None:
+    """The layer the fix was for, checked again as ``check`` checks it."""
+    from wizard.core import report
+    from wizard.core.fixes.verify import recheck
+    from wizard.core.messages import msg
+
+    try:
+        result = recheck(host, layer, tensorflow=args.tf, python=args.python)
+    except Exception as exc:  # the fix is done; a failing re-check must not hide that
+        _say(msg("fix.cli.recheck_failed", reason=f"{type(exc).__name__}: {exc}"), lang)
+        return
+    _say(msg("fix.cli.recheck", layer=report.layer_name(layer, lang),
+             status=report.status_word(result.status, lang),
+             summary=result.summary_text(lang)), lang)
 
 
 def _linux_admin_hint(plan: Any, args: argparse.Namespace) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from wizard.core import cudnn_installs
 from wizard.core.fixes.cudnn import installed_version
@@ -60,3 +60,17 @@ def new_terminal_entries(host: Host, variable: str, profile: Any = None) -> Any:
     if not result.ok:
         return None
     return [e for e in result.stdout.strip().split(":") if e]
+
+
+def recheck(host: Host, layer: str, tensorflow: Optional[str] = None,
+            python: Optional[str] = None, progress: Any = None, cancelled: Any = None) -> Any:
+    """Run the chain again up to ``layer`` (as ``check`` does, for the target TF and the chosen
+    Python) and return that layer's :class:`~wizard.core.model.LayerResult`."""
+    from wizard.core.diagnose import CheckOptions, run_check
+    from wizard.core.model import LAYERS
+
+    layers = tuple(LAYERS[: LAYERS.index(layer) + 1])
+    report = run_check(host, CheckOptions(python=python, tensorflow=tensorflow, layers=layers),
+                       progress=progress or (lambda fraction, text: None),
+                       cancelled=cancelled or (lambda: False))
+    return next(result for result in report.layers if result.layer == layer)
