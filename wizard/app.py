@@ -201,7 +201,8 @@ def create_application(argv: Optional[list[str]] = None):
     return app
 
 
-def build_wizard(host, app=None, language: Optional[str] = None):  # noqa: ANN001
+def build_wizard(host, app=None, language: Optional[str] = None,  # noqa: ANN001
+                 start_page: Optional[str] = None):
     """The wizard for ``host`` (a LocalHost or a ReplayHost) with translators installed."""
     from wizard import i18n
     from wizard.core.session import CheckSession
@@ -221,6 +222,7 @@ def build_wizard(host, app=None, language: Optional[str] = None):  # noqa: ANN00
         languages=i18n.available_languages(),
         language=i18n.current_language(),
         on_language=switch_language,
+        start_page=start_page,
     )
 
 
@@ -231,10 +233,25 @@ def _parse_profile(argv: list[str]) -> Optional[str]:
     return known.profile
 
 
-def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int:
-    """Open the wizard; with ``profile`` replay that machine profile. Returns the exit status."""
+def _parse_page(argv: list[str]) -> Optional[str]:
+    parser = argparse.ArgumentParser(prog="gpu-wizard-gui", add_help=False)
+    parser.add_argument("--page", choices=PAGES)
+    known, _rest = parser.parse_known_args(argv)
+    return known.page
+
+
+PAGES = ("monitor",)
+"""Pages ``--page`` can open the wizard on (skipping the checks)."""
+
+
+def main(profile: Optional[str] = None, argv: Optional[list[str]] = None,
+         page: Optional[str] = None) -> int:
+    """Open the wizard; with ``profile`` replay that machine profile, with ``page`` start on that
+    page (``monitor``). Returns the exit status."""
     if profile is None:
         profile = _parse_profile(sys.argv[1:] if argv is None else argv)
+    if page is None:
+        page = _parse_page(sys.argv[1:] if argv is None else argv)
     if not has_display():
         print(NO_DISPLAY_MESSAGE, file=sys.stderr)
         return EXIT_ERROR
@@ -250,7 +267,7 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None) -> int
     _install_qt_message_handler()
     _install_excepthook()
     log.info("starting; profile=%s log=%s", profile, log_path)
-    wizard = build_wizard(host, app)
+    wizard = build_wizard(host, app, start_page=page)
     wizard.show()
     _schedule_smoke_quit(wizard)
     status = app.exec()

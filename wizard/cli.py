@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--profile", metavar="FILE", help="run the wizard against a machine profile (demo mode)"
     )
     parser.add_argument("--lang", choices=LANGUAGES, help=LANG_HELP)
+    parser.add_argument("--page", choices=("monitor",),
+                        help="open the wizard on this page (monitor: the live GPU monitor, "
+                        "without redoing the checks)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="diagnose GPU, driver, CUDA, cuDNN and TensorFlow")
@@ -102,7 +105,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 check_args = build_parser().parse_args(_check_argv(args.profile))
                 check_args.lang = args.lang
                 return cmd_check(check_args)
-            return app.main(profile=args.profile)
+            return app.main(profile=args.profile, page=args.page)
         handler = {
             "check": cmd_check,
             "compat": cmd_compat,

@@ -16,6 +16,9 @@ class PageId(IntEnum):
     """The benchmark: the last page, after the monitor (``SetupWizard.nextId`` routes the
     monitor's Next to it; without a monitor page, the summary's)."""
     SUMMARY = 10
+    MONITOR = 11
+    """The live GPU monitor: after the summary, outside the Next chain (the summary's button
+    and ``gpu-wizard --page monitor`` open it)."""
 
 
 LAYER_PAGES: dict[str, PageId] = {

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from wizard import texts
+from wizard.core.messages import msg
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
 from wizard.core.session import CheckSession
 from wizard.pages.base import WizardPageBase
@@ -40,6 +41,7 @@ class SummaryPage(WizardPageBase):
         workers: WorkerManager,
         open_layer: Optional[Callable[[str], None]] = None,
         parent: QWidget | None = None,
+        open_monitor: Optional[Callable[[], None]] = None,
     ) -> None:
         super().__init__(session, parent)
         self.workers = workers
@@ -109,6 +111,14 @@ class SummaryPage(WizardPageBase):
         # The monitor and the benchmark (a later issue) add their entry points here.
         self.next_steps = QVBoxLayout()
         self.body.addLayout(self.next_steps)
+        self.monitor_button = QPushButton(self)
+        self.monitor_button.setObjectName("open_monitor")
+        self.monitor_button.clicked.connect(lambda: open_monitor() if open_monitor else None)
+        self.monitor_button.setVisible(open_monitor is not None)
+        monitor_row = QHBoxLayout()
+        monitor_row.addWidget(self.monitor_button)
+        monitor_row.addStretch(1)
+        self.next_steps.addLayout(monitor_row)
         self.body.addStretch(1)
         self._show()
         self.retranslate_ui()
@@ -375,6 +385,8 @@ class SummaryPage(WizardPageBase):
         self.save_button.setText(self.tr("&Save as JSON…"))
         self.save_button.setAccessibleName(self.tr("Save the report as a JSON file"))
         self.export_status.setText("")
+        self.monitor_button.setText(texts.render_message(msg("monitor.button.open")))
+        self.monitor_button.setAccessibleName(self.monitor_button.text())
         self._show()
 
 

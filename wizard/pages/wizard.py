@@ -16,6 +16,7 @@ from wizard.pages.benchmark_page import BenchmarkPage
 from wizard.pages.ids import LAYER_PAGES, PageId
 from wizard.pages.intro import IntroPage
 from wizard.pages.layer_page import LayerPage
+from wizard.pages.monitor_page import MonitorPage
 from wizard.pages.summary import SummaryPage
 from wizard.pages.tensorflow_page import TensorFlowPage
 from wizard.workers import WorkerManager
@@ -38,6 +39,8 @@ class SetupWizard(QWizard):
         on_language: Optional[Callable[[str], None]] = None,
         fix_actions: Optional[dict[str, Callable[[Finding], None]]] = None,
         parent: QWidget | None = None,
+        start_page: Optional[str] = None,
+        monitor_source: Optional[Callable[[], object]] = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
@@ -67,11 +70,15 @@ class SetupWizard(QWizard):
                 page = LayerPage(layer, session, self.workers, self.fix_actions)
             self.layer_pages[layer] = page
             self.setPage(LAYER_PAGES[layer], page)
-        self.summary = SummaryPage(session, self.workers, open_layer=self.show_layer)
+        self.summary = SummaryPage(session, self.workers, open_layer=self.show_layer,
+                                   open_monitor=self.show_monitor)
         self.setPage(PageId.SUMMARY, self.summary)
         self.benchmark = BenchmarkPage(session, self.workers)
         self.setPage(PageId.BENCHMARK, self.benchmark)
-        self.setStartId(PageId.INTRO)
+        self.monitor = MonitorPage(session, monitor_source)  # type: ignore[arg-type]
+        self.setPage(PageId.MONITOR, self.monitor)
+        # ``--page monitor``: straight to the monitor, without redoing the checks
+        self.setStartId(PageId.MONITOR if start_page == "monitor" else PageId.INTRO)
         self.finished.connect(self._on_finished)
         self.currentIdChanged.connect(self._on_current_changed)
         self._from_summary = False
@@ -84,7 +91,8 @@ class SetupWizard(QWizard):
         self.retranslate_ui()
         # Probing Python environments takes seconds on a real machine: start it while the user
         # reads the first page. Its errors reappear (as an error card) on the first layer page.
-        self.workers.start(session.prefetch_environment)
+        if start_page != "monitor":
+            self.workers.start(session.prefetch_environment)
 
     # -- navigation -----------------------------------------------------------------------------
     def show_layer(self, layer: str) -> None:
@@ -96,6 +104,10 @@ class SetupWizard(QWizard):
     def show_summary(self) -> None:
         """Open the summary page (its results are cached: it only puts them together)."""
         self._jump(PageId.SUMMARY)
+
+    def show_monitor(self) -> None:
+        """Open the live GPU monitor (from the summary's button)."""
+        self._jump(PageId.MONITOR)
 
     def nextId(self) -> int:  # noqa: N802 - Qt override
         """The wizard ends on the monitor, then the benchmark: Next on the monitor (on the
@@ -145,7 +157,8 @@ class SetupWizard(QWizard):
             page.cancel_check()
         self.summary.cancel()
         self.benchmark.shutdown()
-        done = self.workers.shutdown(timeout_ms)
+        monitor_done = self.monitor.stop()
+        done = self.workers.shutdown(timeout_ms) and monitor_done
         self._shut_down = True
         return done
 
