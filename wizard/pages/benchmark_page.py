@@ -80,6 +80,7 @@ class BenchmarkPage(WizardPageBase):
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)
         self.bar.setMaximumHeight(12)
+        self.bar.hide()  # shown while a run goes on (a visible bar starts Qt helper threads)
         controls.addWidget(self.start_button)
         controls.addWidget(self.quick_box)
         controls.addWidget(self.cancel_button)
@@ -94,8 +95,9 @@ class BenchmarkPage(WizardPageBase):
         self.verdicts.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.addWidget(self.verdicts)
 
-        self.charts = BenchCharts(self)
-        self.body.addWidget(self.charts)
+        self.charts: Optional[BenchCharts] = None
+        """Made when the page is first shown (pyqtgraph does nothing for the other pages)."""
+        self._charts_at = self.body.count()
 
         history_row = QHBoxLayout()
         self.history_label = QLabel(self)
@@ -135,7 +137,15 @@ class BenchmarkPage(WizardPageBase):
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         if self.python is None and not self.session.demo_name:
             self.python = self.session.python
+        self.ensure_charts()
         self.retranslate_ui()
+
+    def ensure_charts(self) -> BenchCharts:
+        if self.charts is None:
+            self.charts = BenchCharts(self)
+            self.body.insertWidget(self._charts_at, self.charts)
+            self._set_chart_titles()
+        return self.charts
 
     def nextId(self) -> int:  # noqa: N802 - Qt override
         return -1
@@ -155,6 +165,7 @@ class BenchmarkPage(WizardPageBase):
         self._progress = (0.0, "")
         self.export_status.setText("")
         self.bar.setRange(0, 0)
+        self.bar.show()
         self._worker = self.workers.start(
             self._work, self.quick_box.isChecked(),
             slots={"sig_result": self._on_done, "sig_error": self._on_error,
@@ -195,6 +206,7 @@ class BenchmarkPage(WizardPageBase):
         self.cancel_button.setEnabled(False)
         self.bar.setRange(0, 1000)
         self.bar.setValue(1000 if run is not None and run.outcome == "done" else 0)
+        self.bar.hide()
         self.run = run
         if run is not None and run.results and not self.session.demo_name:
             with contextlib.suppress(OSError):
@@ -313,7 +325,9 @@ class BenchmarkPage(WizardPageBase):
                     [str(skip.get("step") or ""), texts.render_message(bench.skip_text(skip)),
                      "", ""]))
             gpu_rows = _gpu_bars(run, j, earlier)
-        self.charts.draw(gpu_rows, [(f"n={n}", v[0], v[1]) for n, v in sorted(sizes.items())])
+        if run is not None or self.charts is not None:
+            self.ensure_charts().draw(
+                gpu_rows, [(f"n={n}", v[0], v[1]) for n, v in sorted(sizes.items())])
 
     # -- export ---------------------------------------------------------------------------------
     def export(self, kind: str, path: Optional[str] = None) -> Optional[str]:
@@ -336,6 +350,13 @@ class BenchmarkPage(WizardPageBase):
         return path
 
     # -- language -------------------------------------------------------------------------------
+    def _set_chart_titles(self) -> None:
+        if self.charts is not None:
+            self.charts.set_titles(
+                _t("bench.page.chart_title"), _t("bench.page.chart_cpu_title"),
+                (_t("bench.page.chart_measured"), _t("bench.page.chart_peak"),
+                 _t("bench.page.chart_earlier")))
+
     def retranslate_ui(self) -> None:
         self.setTitle(_t("bench.page.title"))
         self.intro.setText(_t("bench.page.subtitle"))
@@ -364,9 +385,7 @@ class BenchmarkPage(WizardPageBase):
             widget.setAccessibleName(_t(name).rstrip(":：…"))
         self.table.setHeaderLabels([_t("bench.page.col_step"), _t("bench.page.col_value"),
                                     _t("bench.page.col_peak"), _t("bench.page.col_earlier")])
-        self.charts.set_titles(_t("bench.page.chart_title"), _t("bench.page.chart_cpu_title"),
-                               (_t("bench.page.chart_measured"), _t("bench.page.chart_peak"),
-                                _t("bench.page.chart_earlier")))
+        self._set_chart_titles()
         self._fill_history()
         self.refresh()
 
