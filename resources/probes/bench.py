@@ -621,7 +621,13 @@ def _torch_train(torch, use_gpu, mixed, options, timing):
     loss_fn = nn.CrossEntropyLoss()
     x = torch.rand((batch, 3, image, image), device=device)
     y = torch.randint(0, 10, (batch,), device=device)
-    scaler = torch.amp.GradScaler("cuda") if mixed else None
+    scaler = None
+    if mixed:
+        amp = getattr(torch, "amp", None)
+        if amp is not None and hasattr(amp, "GradScaler"):
+            scaler = amp.GradScaler("cuda")
+        else:  # torch < 2.3
+            scaler = torch.cuda.amp.GradScaler()
 
     def call():
         optimizer.zero_grad(set_to_none=True)
