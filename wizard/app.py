@@ -213,17 +213,23 @@ def build_wizard(host, app=None, language: Optional[str] = None,  # noqa: ANN001
     if not i18n.install_language(app, lang):
         log.warning("language %s is not available; using English", lang)
     session = CheckSession(host)
+    from wizard.widgets.fix_dialog import FixController
+
+    fixes = FixController(session)  # "Fix it…" on the cards: the commit step of each fix
 
     def switch_language(code: str) -> None:
         i18n.install_language(app, code, save=True)
 
-    return SetupWizard(
+    wizard = SetupWizard(
         session,
         languages=i18n.available_languages(),
         language=i18n.current_language(),
         on_language=switch_language,
+        fix_actions=fixes.handlers(),
         start_page=start_page,
     )
+    fixes.attach(wizard)
+    return wizard
 
 
 def _parse_profile(argv: list[str]) -> Optional[str]:
@@ -269,6 +275,9 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None,
     log.info("starting; profile=%s log=%s", profile, log_path)
     wizard = build_wizard(host, app, start_page=page)
     wizard.show()
+    from wizard.widgets.fix_dialog import offer_recovery
+
+    offer_recovery(host, wizard)  # a fix a crash interrupted: finish or roll back
     _schedule_smoke_quit(wizard)
     status = app.exec()
     if not wizard.shutdown():
