@@ -87,7 +87,7 @@ def test_demo_walk_shows_the_plan_and_writes_nothing(qtbot, tmp_path: Path, stat
         text = dialog.plan_text()
         dest = cards[0].finding.fix.action_params["dest"]
         assert "Install cuDNN 8.1.1" in text and dest in text and "cudnn64_8.dll" in text
-        assert dialog.note.isVisible() and "nothing will be changed" in dialog.note.text()
+        assert "nothing will be changed" in dialog.intro.text() and dialog.intro.isVisible()
         assert not dialog.apply_button.isVisible() and not dialog.undo_button.isVisible()
         dialog.apply()  # no button writes anything; nor does calling it
         assert dialog.state == fix_dialog.PLANNED
@@ -253,3 +253,24 @@ def test_after_a_fix_the_page_checks_its_layer_again(qtbot, tmp_path: Path):
         dialog.reject()
     finally:
         assert wiz.shutdown(10000)
+
+
+def test_root_owned_destination_on_linux_says_what_to_run(qtbot, tmp_path: Path, workers,
+                                                          monkeypatch):
+    cuda = fa.cuda_tree(tmp_path / "cuda-11.2")
+    archive = fa.linux_tar(tmp_path, "8.6.0.163", cuda=11)
+    before = fa.tree_hash(cuda)
+    monkeypatch.setattr(LocalHost, "dir_writable", lambda self, path: False)
+    dialog = fix_dialog.FixDialog(cudnn_finding(cuda), LocalHost(), workers)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.choose_file(str(archive))
+    wait_state(qtbot, dialog, fix_dialog.PLANNED, fix_dialog.REFUSED)
+    assert dialog.state == fix_dialog.PLANNED and dialog.needs_sudo()
+    note = dialog.note.text()
+    assert "belongs to the administrator" in note and "sudo gpu-wizard fix cudnn" in note
+    assert str(archive) in note and "--var LD_LIBRARY_PATH" in note
+    assert not dialog.apply_button.isEnabled()
+    dialog.apply()
+    assert dialog.state == fix_dialog.PLANNED and fa.tree_hash(cuda) == before
+    assert not journals.journals()

@@ -46,7 +46,8 @@ class SetupWizard(QWizard):
         self.session = session
         self.workers = WorkerManager(self)
         self.fix_actions: dict[str, Callable[[Finding], None]] = dict(fix_actions or {})
-        """Automatic fixes by action name (``install_cudnn``, ...): a later issue fills this;
+        """Automatic fixes by action name (``install_cudnn``, ...): ``app.build_wizard`` passes
+        ``FixController.handlers()`` (wizard/widgets/fix_dialog.py);
         finding cards show "Fix it" only for the actions listed here."""
         if sys.platform.startswith("linux"):
             self.setWizardStyle(QWizard.WizardStyle.ModernStyle)

@@ -194,7 +194,8 @@ class FixDialog(QDialog):
 
     def apply(self) -> None:
         """Make the changes (never in demo mode)."""
-        if self.state != PLANNED or self.plan is None or self.demo or self.plan.empty:
+        if (self.state != PLANNED or self.plan is None or self.demo or self.plan.empty
+                or self.needs_sudo()):
             return
         plan, host = self.plan, self.host
         self.state, self._status = APPLYING, msg("fixgui.applying", item="…")
@@ -281,6 +282,31 @@ class FixDialog(QDialog):
         self.state, self._status = DONE, msg("fixgui.undo_failed", reason=_reason(error))
         self._show()
 
+    def needs_sudo(self) -> bool:
+        """A root-owned destination on Linux: the wizard does not run as root, so the dialog
+        says what to run instead and offers no button."""
+        return bool(self.plan is not None and self.plan.needs_admin
+                    and not self.host.is_windows)
+
+    def _linux_admin_hint(self) -> Message:
+        import os
+        import shlex
+
+        plan, given = self.plan, self.given
+        assert plan is not None
+        dest = str(plan.verify.get("dest") or self.finding.fix.action_params.get("dest", ""))
+        if self.action == "install_cudnn" and given.get("archive"):
+            archive = given["archive"]
+            sudo = "sudo gpu-wizard fix cudnn --archive " + shlex.quote(archive) + \
+                " --cuda-dir " + shlex.quote(dest)
+            user_dir = os.path.join(os.path.expanduser("~"), ".local", "cudnn")
+            return msg("fix.refuse.not_writable_linux", dest=dest, archive=shlex.quote(archive),
+                       user_dir=user_dir, lib=os.path.join(user_dir, "lib64"), sudo=sudo)
+        if self.action == "install_zlibwapi" and given.get("file"):
+            return msg("fix.refuse.needs_root", command="sudo gpu-wizard fix zlibwapi --file "
+                       + shlex.quote(given["file"]) + " --dest " + shlex.quote(dest))
+        return msg("fix.refuse.needs_root", command="sudo gpu-wizard fix …")
+
     def _changed(self) -> None:
         if self.on_changed is not None:
             try:
@@ -323,11 +349,9 @@ class FixDialog(QDialog):
                                               for i, line in enumerate(lines)))
         self.plan_heading.setVisible(plan is not None)
         self.plan_view.setVisible(plan is not None)
-        note = None
-        if self.demo:
-            note = msg("fixgui.demo")
-        elif plan is not None and plan.needs_admin and state == PLANNED:
-            note = msg("fixgui.admin")
+        note = None  # demo mode says so at the top
+        if not self.demo and plan is not None and plan.needs_admin and state == PLANNED:
+            note = msg("fixgui.admin") if self.host.is_windows else self._linux_admin_hint()
         self.note.setText(texts.render_message(note) if note else "")
         self.note.setVisible(note is not None)
         self.progress.setVisible(state in (APPLYING, DONE, UNDOING, PLANNING))
@@ -336,7 +360,7 @@ class FixDialog(QDialog):
         else:
             self.progress.setRange(0, 1000)
         can_apply = (state == PLANNED and plan is not None and not plan.empty
-                     and not self.demo)
+                     and not self.demo and not self.needs_sudo())
         self.apply_button.setVisible(not self.demo and state in (PLANNED, APPLYING))
         self.apply_button.setEnabled(can_apply)
         self.cancel_button.setVisible(state == APPLYING)
