@@ -274,3 +274,34 @@ def test_root_owned_destination_on_linux_says_what_to_run(qtbot, tmp_path: Path,
     dialog.apply()
     assert dialog.state == fix_dialog.PLANNED and fa.tree_hash(cuda) == before
     assert not journals.journals()
+
+
+def test_path_fix_plans_at_once_and_follows_the_language(qtbot, qapp, workers):
+    from PySide6.QtCore import QCoreApplication
+
+    from wizard import i18n
+    from wizard.core.diagnose import CheckOptions, run_check
+
+    host = ReplayHost.from_file(SHARED_PROFILES / "win-cuda112-not-on-path.json")
+    report = run_check(host, CheckOptions())
+    finding = next(f for layer in report.layers for f in layer.findings
+                   if f.fix.action == "set_env" and f.code == "cuda_not_on_path")
+    dialog = fix_dialog.FixDialog(finding, host, workers)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.choose_button.isHidden()  # nothing to choose: the plan comes at once
+    wait_state(qtbot, dialog, fix_dialog.PLANNED, fix_dialog.REFUSED)
+    assert "to PATH for new terminals" in dialog.plan_text()
+    assert "HKCU\\Environment" in dialog.plan_text()
+    previous = i18n.current_language()
+    try:
+        i18n.install_language(qapp, "zh_CN")
+        QCoreApplication.processEvents()
+        assert "为新终端把" in dialog.plan_text()
+        assert "to PATH for new terminals" not in dialog.plan_text()
+        assert "演示模式" in dialog.intro.text()
+    finally:
+        i18n.install_language(qapp, previous)
+        QCoreApplication.processEvents()
+    assert "nothing will be changed" in dialog.intro.text()
+    assert not journals.journals()
