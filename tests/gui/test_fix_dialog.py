@@ -305,3 +305,25 @@ def test_path_fix_plans_at_once_and_follows_the_language(qtbot, qapp, workers):
         QCoreApplication.processEvents()
     assert "nothing will be changed" in dialog.intro.text()
     assert not journals.journals()
+
+
+def test_zlibwapi_demo_asks_for_the_dll_and_shows_where_it_goes(qtbot, tmp_path: Path, workers):
+    from wizard.core.diagnose import CheckOptions, run_check
+
+    host = ReplayHost.from_file(SHARED_PROFILES / "win-cudnn89-no-zlibwapi.json")
+    report = run_check(host, CheckOptions())
+    finding = next(f for layer in report.layers for f in layer.findings
+                   if f.fix.action == "install_zlibwapi")
+    dialog = fix_dialog.FixDialog(finding, host, workers)
+    qtbot.addWidget(dialog)
+    assert dialog.state == fix_dialog.NEED_INPUT and "zlibwapi.dll" in dialog.needs_label.text()
+    not_a_dll = tmp_path / "zlibwapi.dll"
+    not_a_dll.write_bytes(b"not a DLL")
+    dialog.choose_file(str(not_a_dll))
+    wait_state(qtbot, dialog, fix_dialog.PLANNED, fix_dialog.REFUSED)
+    assert dialog.state == fix_dialog.REFUSED and "cannot run" in dialog.status_text()
+    not_a_dll.write_bytes(b"MZ" + bytes(200))
+    dialog.choose_file(str(not_a_dll))
+    wait_state(qtbot, dialog, fix_dialog.PLANNED)
+    assert finding.fix.action_params["dest"] in dialog.plan_text()
+    assert "zlibwapi.dll" in dialog.plan_text() and dialog.apply_button.isHidden()
