@@ -185,6 +185,9 @@ int nvmlDeviceGetHandleByIndex(unsigned int index, nvmlDevice_t *h) {
     return nvmlDeviceGetHandleByIndex_v2(index, h);
 }
 
+int nvmlDeviceGetIndex(nvmlDevice_t h, unsigned int *index) {
+    DEVICE(NULL) (void)g; *index = (unsigned)((intptr_t)h - 1); return 0;
+}
 int nvmlDeviceGetName(nvmlDevice_t h, char *out, unsigned int len) {
     DEVICE(NULL) return copy_text(g->name, out, len);
 }
