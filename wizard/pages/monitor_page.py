@@ -187,7 +187,7 @@ class MonitorPage(WizardPageBase):
             self.mini.set_lines(lines)
         if not self.isVisible():
             return
-        self.gpu_lines.setText("\n".join(lines))
+        _set_text(self.gpu_lines, "\n".join(lines))
         self.plots.draw(self.monitor.history, self.window_s)
         self._fill_processes(latest)
         self._fill_advice()
@@ -236,9 +236,9 @@ class MonitorPage(WizardPageBase):
         assert self.monitor is not None
         advice = self.monitor.advice()
         if not advice:
-            self.advice_label.setText(_t("monitor.advice.none"))
+            _set_text(self.advice_label, _t("monitor.advice.none"))
             return
-        self.advice_label.setText("\n\n".join(
+        _set_text(self.advice_label, "\n\n".join(
             "• " + texts.render_message(item.message) for item in advice))
 
     # -- controls -----------------------------------------------------------------------------
@@ -356,6 +356,12 @@ class MonitorPage(WizardPageBase):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self.stop()
         super().closeEvent(event)
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    """Only a changed text: setting a word-wrapped label's text lays the page out again."""
+    if label.text() != text:
+        label.setText(text)
 
 
 def _lang() -> str:
