@@ -254,6 +254,10 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None,
          page: Optional[str] = None) -> int:
     """Open the wizard; with ``profile`` replay that machine profile, with ``page`` start on that
     page (``monitor``). Returns the exit status."""
+    if "--self-test" in (sys.argv[1:] if argv is None else argv):  # gpu-wizard-gui --self-test
+        from wizard import selftest
+
+        return selftest.main()
     if profile is None:
         profile = _parse_profile(sys.argv[1:] if argv is None else argv)
     if page is None:

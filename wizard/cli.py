@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--page", choices=("monitor",),
                         help="open the wizard on this page (monitor: the live GPU monitor, "
                         "without redoing the checks)")
+    parser.add_argument("--self-test", action="store_true",
+                        help="run the wizard offscreen against built-in machine profiles (every "
+                        "page, the monitor, the benchmark, the headless check); exit 0 when all "
+                        "works")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = sub.add_parser("check", help="diagnose GPU, driver, CUDA, cuDNN and TensorFlow")
@@ -94,6 +98,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         parser.error(f"--profile replays a machine for the wizard and for check, not for "
                      f"{args.command}")
     try:
+        if args.self_test:
+            from wizard import selftest
+
+            return selftest.main(language(args))
         if args.command is None:
             from wizard import app
 

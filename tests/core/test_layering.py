@@ -33,6 +33,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (7, ("wizard.pages",)),
     (8, ("wizard.app", "wizard.cli", "wizard.fixcli", "wizard.__main__")),
     (8, ("wizard.benchcli",)),
+    (8, ("wizard.selftest",)),
 ]
 
 

@@ -1,6 +1,8 @@
 """The PyInstaller build (packaging/pyinstaller.spec) as users get it: build the one-folder
-bundle for this platform, then run its two executables the way the Windows workflow smoke-tests
-the exe. Catches a spec that misses resources, hidden imports or the GUI plugins."""
+bundle for this platform once, then run its two executables the way the Windows workflow
+smoke-tests the exe: the headless check on a profile, both executables' ``--self-test`` (every
+page, the monitor and the benchmark, offscreen), and the size goal. Catches a spec that misses
+resources, hidden imports or the GUI plugins, or that lets the bundle grow."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PROFILE = REPO / "tests" / "profiles" / "win-tf210-cudnn-never-copied.json"
+SIZE_GOAL_MB = 150 if sys.platform == "win32" else 200
+EXE_SUFFIX = ".exe" if sys.platform == "win32" else ""
 
 pytestmark = pytest.mark.slow
 
@@ -77,3 +81,31 @@ def test_gui_exe_opens_and_closes(bundle: Path) -> None:
     result = _run(bundle / "GPU-Setup-Wizard", "--profile", str(PROFILE),
                   QT_QPA_PLATFORM="offscreen", GPU_WIZARD_QUIT_AFTER_MS="2000")
     assert result.returncode == 0, result.stderr[-4000:]
+
+
+@pytest.mark.parametrize("name", ["gpu-wizard", "GPU-Setup-Wizard"])
+def test_self_test_passes_in_the_bundle(bundle: Path, name: str) -> None:
+    """Every page with the bundle's own Qt plugins, pyqtgraph and NumPy: an excluded module or
+    plugin that the wizard needs fails here with the step that needed it."""
+    result = _run(bundle / (name + EXE_SUFFIX), "--self-test", QT_QPA_PLATFORM="offscreen")
+    assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
+    assert result.stdout.startswith("self-test passed"), result.stdout
+
+
+def test_bundle_is_under_the_size_goal(bundle: Path) -> None:
+    files = [path for path in bundle.rglob("*") if path.is_file() and not path.is_symlink()]
+    size_mb = sum(path.stat().st_size for path in files) / 2**20
+    largest = sorted(files, key=lambda path: -path.stat().st_size)[:5]
+    assert size_mb < SIZE_GOAL_MB, f"{size_mb:.1f} MB; largest: " + ", ".join(
+        f"{path.relative_to(bundle)} {path.stat().st_size / 2**20:.1f} MB" for path in largest)
+
+
+def test_bundle_has_no_dangling_links_or_unused_qt_parts(bundle: Path) -> None:
+    dangling = [str(path) for path in bundle.rglob("*") if path.is_symlink() and not path.exists()]
+    assert not dangling, dangling
+    names = {path.name for path in bundle.rglob("*")}
+    assert not [name for name in names if name.startswith(("qt_help_", "qtbase_de"))], \
+        "Qt translations other than the wizard's languages"
+    assert not [name for name in names if "qvnc" in name or "qeglfs" in name]
+    platforms = {name for name in names if "qoffscreen" in name}
+    assert platforms, "the offscreen platform plugin (--self-test, CI) is missing"
