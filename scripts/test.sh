@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Install everything the tests need and run them: the one test command of the README and CI.
-#   bash scripts/test.sh [pytest args...]
+#   bash scripts/test.sh [--quick] [pytest args...]
+#   --quick: skip the slow tests (-m "not slow"), which build about 7.7 GB of real TensorFlow/
+#   PyTorch test venvs on their first run; .ci/run runs everything
 # - system packages for offscreen Qt and Chinese fonts (Debian; only when missing, only as root)
 # - a project venv in .venv with the test extras
 # - pytest over tests/ (the slow tests build real TensorFlow/PyTorch venvs once, cached in
 #   ~/.cache/gpu-wizard/test-venvs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+QUICK=()
+if [ "${1:-}" = "--quick" ]; then
+  shift
+  QUICK=(-m "not slow")
+fi
 
 if [ -f scripts/ci_system_deps.sh ]; then
   bash scripts/ci_system_deps.sh
@@ -21,7 +29,7 @@ fi
 
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 set +e
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest ${QUICK[@]+"${QUICK[@]}"} "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then

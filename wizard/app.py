@@ -165,18 +165,21 @@ def _install_qt_message_handler() -> None:
     qInstallMessageHandler(handler)
 
 
-def _install_excepthook() -> None:
-    """Exceptions raised in slots and Qt overrides go to the log (and still to stderr)."""
-    previous = sys.excepthook
+def qt_problem(language: Optional[str] = None) -> Optional[str]:
+    """Why the window cannot open although a display answers, as a hint to print (in the
+    user's language), or None: PySide6 not installed, or (Linux) libraries Qt's xcb plugin
+    needs are missing. Checked before Qt loads, without a subprocess."""
+    from wizard import qtlibs
+    from wizard.core.messages import msg, render, system_language
 
-    def hook(kind, value, traceback):  # noqa: ANN001 - sys.excepthook's signature
-        logging.getLogger("wizard.crash").critical(
-            "uncaught exception", exc_info=(kind, value, traceback)
-        )
-        if previous is not None and sys.stderr is not None:
-            previous(kind, value, traceback)
-
-    sys.excepthook = hook
+    lang = language or system_language()
+    if qtlibs.pyside_missing():
+        return render(msg("crash.pyside_missing", python=sys.executable,
+                          command=f"{sys.executable} -m pip install PySide6-Essentials"), lang)
+    problem = qtlibs.xcb_problem()
+    if problem:
+        return render(msg("crash.xcb_missing", **problem), lang)
+    return None
 
 
 def create_application(argv: Optional[list[str]] = None):
@@ -265,6 +268,10 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None,
     if not has_display():
         print(NO_DISPLAY_MESSAGE, file=sys.stderr)
         return EXIT_ERROR
+    hint = qt_problem()
+    if hint:  # before Qt loads: Qt would abort with its own message (and a core dump)
+        print(hint, file=sys.stderr)
+        return EXIT_ERROR
     from wizard.core.host import HostError, LocalHost, ReplayHost
 
     try:
@@ -275,7 +282,9 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None,
     app = create_application()
     log_path = setup_logging()
     _install_qt_message_handler()
-    _install_excepthook()
+    from wizard.widgets import crash_dialog
+
+    crash_dialog.install(log_path, app)  # any unhandled exception: the log and a dialog
     log.info("starting; profile=%s log=%s", profile, log_path)
     wizard = build_wizard(host, app, start_page=page)
     wizard.show()

@@ -113,6 +113,15 @@ def main(argv: Optional[list[str]] = None) -> int:
                 check_args = build_parser().parse_args(_check_argv(args.profile))
                 check_args.lang = args.lang
                 return cmd_check(check_args)
+            hint = app.qt_problem(language(args))
+            if hint:  # no PySide6, or Qt's xcb plugin cannot load: say why, then check
+                from wizard.core.messages import msg, render
+
+                print(hint + "\n" + render(msg("crash.headless_fallback"), language(args))
+                      + "\n", file=sys.stderr)
+                check_args = build_parser().parse_args(_check_argv(args.profile))
+                check_args.lang = args.lang
+                return cmd_check(check_args)
             return app.main(profile=args.profile, page=args.page)
         handler = {
             "check": cmd_check,
@@ -133,12 +142,26 @@ def main(argv: Optional[list[str]] = None) -> int:
     except Exception as exc:  # a bug: one line to report, not a traceback
         if os.environ.get("GPU_WIZARD_DEBUG"):
             raise
-        from wizard.core.diagnose import raised_at
+        return _internal_error(exc, args)
 
-        print(f"gpu-wizard: internal error: {type(exc).__name__}: {exc} (at {raised_at(exc)}). "
-              "Please report it with this line; GPU_WIZARD_DEBUG=1 shows the traceback.",
-              file=sys.stderr)
-        return EXIT_ERROR
+
+def _internal_error(exc: Exception, args: argparse.Namespace) -> int:
+    """A bug: the traceback goes to the log file (user log folder), one line to the user."""
+    import logging
+
+    from wizard.app import setup_logging
+    from wizard.core.diagnose import raised_at
+    from wizard.core.messages import msg, render
+
+    log_path = setup_logging()
+    if log_path is None:  # already set up (the wizard ran) or not writable
+        log_path = next((h.baseFilename for h in logging.getLogger().handlers
+                         if getattr(h, "_gpu_wizard", False)), "-")
+    logging.getLogger("wizard.crash").critical(
+        "internal error in gpu-wizard %s", getattr(args, "command", None) or "", exc_info=exc)
+    print(render(msg("crash.cli_internal", error=f"{type(exc).__name__}: {exc}",
+                     where=raised_at(exc), log=log_path), language(args)), file=sys.stderr)
+    return EXIT_ERROR
 
 
 def language(args: argparse.Namespace) -> str:

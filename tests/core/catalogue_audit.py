@@ -49,6 +49,7 @@ tf tf_keras and cuda cu11 cu12 cu13 py launcher PEP Tesla GeForce Quadro RTX GTX
 Laptop Mobile LD ldconfig where setx reg REG_SZ REG_EXPAND_SZ HKLM HKCU Path Environment
 activate deactivate install uninstall import bit batch size wheel tar zip UAC true false
 Blackwell Hopper Ada Ampere Turing Volta Pascal Maxwell Kepler
+Qt xcb X11 PySide6
 """)
 # Spans quoted from a program (a command, an error message) stay as the program writes them.
 QUOTED = re.compile(r"“[^”]*”|\b(?:docker|wsl|pip|conda|gpu-wizard|sudo|apt|python)\s[^，。；）)]*")

@@ -25,6 +25,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (2, ("wizard.core.envs", "wizard.core.cuda_installs", "wizard.core.cudnn_installs",
          "wizard.core.library_names", "wizard.core.explain", "wizard.core.monitor")),
     (2, ("wizard.core.bench",)),
+    (2, ("wizard.qtlibs",)),
     (3, ("wizard.core.layers",)),
     (4, ("wizard.core.diagnose", "wizard.core.session", "wizard.core.report",
          "wizard.core.snapshot", "wizard.core.fixes")),

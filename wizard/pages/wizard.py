@@ -27,6 +27,10 @@ MIN_SIZE = QSize(720, 540)
 START_SIZE = QSize(880, 680)
 
 
+def _reported_later(_error: object) -> None:
+    """The prefetch's failure: logged by the worker, shown by the first layer page's check."""
+
+
 class SetupWizard(QWizard):
     """Intro, one page per layer, summary. Closing it (Cancel, Finish, Esc, the window's close
     button) cancels every running check and waits for the worker threads."""
@@ -93,7 +97,8 @@ class SetupWizard(QWizard):
         # Probing Python environments takes seconds on a real machine: start it while the user
         # reads the first page. Its errors reappear (as an error card) on the first layer page.
         if start_page != "monitor":
-            self.workers.start(session.prefetch_environment)
+            self.workers.start(session.prefetch_environment,
+                               slots={"sig_error": _reported_later})
 
     # -- navigation -----------------------------------------------------------------------------
     def show_layer(self, layer: str) -> None:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from typing import Any, Callable, Optional
 
 from PySide6.QtCore import QObject, QThreadPool
 
-from wizard.workers.base import FunctionWorker
+from wizard.workers.base import FunctionWorker, WorkerError
 
 log = logging.getLogger(__name__)
+
+
+def _unhandled_error(error: WorkerError) -> None:
+    exc = error.exception
+    sys.excepthook(type(exc), exc, exc.__traceback__)
 
 
 class WorkerManager(QObject):
@@ -44,6 +50,9 @@ class WorkerManager(QObject):
         worker = FunctionWorker(fn, *args, **kwargs)
         for name, slot in (slots or {}).items():
             getattr(worker.signals, name).connect(slot)
+        if "sig_error" not in (slots or {}):
+            # nobody handles this work's failure: it is a bug; the crash dialog shows it
+            worker.signals.sig_error.connect(_unhandled_error)
         worker.signals.sig_finished.connect(self._on_worker_finished)
         self._workers.add(worker)
         self._pool.start(worker)
