@@ -51,10 +51,12 @@ def largest_parts(bundle: Path, count: int = 15) -> list[tuple[str, int]]:
     parts: dict[str, int] = {}
     internal = bundle / "_internal"
     for item in internal.iterdir():
+        if item.is_symlink():  # links to libraries counted where they lie
+            continue
         size = folder_size(item) if item.is_dir() else item.stat().st_size
         parts[item.name + ("/" if item.is_dir() else "")] = size
     for files in (bundle / "_internal").rglob("*"):
-        if files.is_file() and files.stat().st_size > 2 * MB:
+        if files.is_file() and not files.is_symlink() and files.stat().st_size > 2 * MB:
             parts[str(files.relative_to(internal)).replace(os.sep, "/")] = files.stat().st_size
     return sorted(parts.items(), key=lambda kv: -kv[1])[:count]
 

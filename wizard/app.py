@@ -280,6 +280,10 @@ def main(profile: Optional[str] = None, argv: Optional[list[str]] = None,
         print(f"gpu-wizard: {exc}", file=sys.stderr)
         return EXIT_ERROR
     app = create_application()
+    from wizard import single_instance
+
+    if not single_instance.claim():  # a second double-click: the running wizard comes forward
+        return EXIT_OK
     log_path = setup_logging()
     _install_qt_message_handler()
     from wizard.widgets import crash_dialog

@@ -30,6 +30,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (4, ("wizard.core.diagnose", "wizard.core.session", "wizard.core.report",
          "wizard.core.snapshot", "wizard.core.fixes")),
     (5, ("wizard.i18n", "wizard.texts", "wizard.workers")),
+    (5, ("wizard.single_instance",)),
     (6, ("wizard.widgets",)),
     (7, ("wizard.pages",)),
     (8, ("wizard.app", "wizard.cli", "wizard.fixcli", "wizard.__main__")),

@@ -109,3 +109,34 @@ def test_bundle_has_no_dangling_links_or_unused_qt_parts(bundle: Path) -> None:
     assert not [name for name in names if "qvnc" in name or "qeglfs" in name]
     platforms = {name for name in names if "qoffscreen" in name}
     assert platforms, "the offscreen platform plugin (--self-test, CI) is missing"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="waits for the Unix socket file")
+def test_second_start_of_the_bundle_brings_the_first_forward(bundle: Path, tmp_path) -> None:
+    """The windowed exe a user double-clicks twice: the second start hands over to the first
+    (the bundle carries QtNetwork and its local socket) and exits 0."""
+    import tempfile
+    import time
+    import uuid
+
+    name = f"gpu-wizard-bundle-test-{uuid.uuid4().hex[:10]}"
+    env = {k: v for k, v in os.environ.items() if k != "GPU_WIZARD_QUIT_AFTER_MS"}
+    env.update(QT_QPA_PLATFORM="offscreen", GPU_WIZARD_INSTANCE_NAME=name, HOME=str(tmp_path))
+    exe = bundle / "GPU-Setup-Wizard"
+    first = subprocess.Popen([str(exe), "--profile", str(PROFILE)], env=env, cwd=bundle,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        socket_file = Path(tempfile.gettempdir()) / name
+        deadline = time.monotonic() + 60
+        while not socket_file.exists():
+            assert first.poll() is None, first.communicate()[1][-3000:]
+            assert time.monotonic() < deadline, "the first wizard never listened"
+            time.sleep(0.1)
+        second = subprocess.run([str(exe), "--profile", str(PROFILE)], env=env, cwd=bundle,
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 0, second.stderr[-3000:]
+        assert f"process {first.pid}" in second.stderr, second.stderr
+        assert first.poll() is None
+    finally:
+        first.terminate()
+        first.communicate(timeout=30)

@@ -28,7 +28,7 @@ from typing import Any, Callable, Optional
 
 from wizard.core.host.clock_sampler import ClockSampler, reason_names
 from wizard.core.host.probe import _popen_kwargs, kill_tree, probe_environment
-from wizard.core.host.process import decode_output
+from wizard.core.host.process import decode_output, reset_dll_directory
 from wizard.core.knowledge.gpus import gpu_spec
 from wizard.core.messages import Message, msg, render
 from wizard.resources import resource_path
@@ -184,6 +184,7 @@ def run_bench(
         return run
     env = probe_environment()
     env["TF_CPP_MIN_LOG_LEVEL"] = "2"
+    reset_dll_directory()  # frozen on Windows: the user's Python must not load our DLLs
     try:
         process = subprocess.Popen(
             bench_argv(python, quick, extra_args, script), stdin=subprocess.DEVNULL,
