@@ -4,7 +4,7 @@
 #   --quick: skip the slow tests (-m "not slow"), which build about 7.7 GB of real TensorFlow/
 #   PyTorch test venvs on their first run; .ci/run runs everything
 # - system packages for offscreen Qt and Chinese fonts (Debian; only when missing, only as root)
-# - a project venv in .venv with the test extras
+# - a project venv in .venv with the test and build extras
 # - pytest over tests/ (the slow tests build real TensorFlow/PyTorch venvs once, cached in
 #   ~/.cache/gpu-wizard/test-venvs)
 set -euo pipefail
@@ -25,7 +25,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[test]"
+# build: PyInstaller, for the slow test that builds and self-tests the bundle users download
+.venv/bin/python -m pip install -q -e ".[test,build]"
 
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 set +e
