@@ -28,7 +28,7 @@ from typing import Any, Callable, Optional
 
 from wizard.core.host.clock_sampler import ClockSampler, reason_names
 from wizard.core.host.probe import _popen_kwargs, kill_tree, probe_environment
-from wizard.core.host.process import decode_output, reset_dll_directory
+from wizard.core.host.process import decode_output, json_object, reset_dll_directory
 from wizard.core.knowledge.gpus import gpu_spec
 from wizard.core.messages import Message, msg, render
 from wizard.resources import resource_path
@@ -115,16 +115,8 @@ class BenchRun:
 
 def parse_line(line: str) -> Optional[dict[str, Any]]:
     """One record of the probe, or None for any other line (a library's own output)."""
-    line = line.strip()
-    if not line.startswith("{"):
-        return None
-    try:
-        data = json.loads(line)
-    except ValueError:
-        return None
-    if not isinstance(data, dict) or data.get("bench") != BENCH_FORMAT:
-        return None
-    return data
+    data = json_object(line)
+    return data if data is not None and data.get("bench") == BENCH_FORMAT else None
 
 
 def parse_lines(lines: Iterable[str]) -> BenchRun:
@@ -132,14 +124,8 @@ def parse_lines(lines: Iterable[str]) -> BenchRun:
     ...}`` sample lines and one ``{"type": "nvml_device", "name": ...}``."""
     run = BenchRun()
     for line in lines:
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(data, dict):
+        data = json_object(line)
+        if data is None:
             continue
         if data.get("type") == "nvml":
             run.samples.append({k: v for k, v in data.items() if k != "type"})

@@ -18,7 +18,6 @@ first and last ``LOG_KEEP`` characters with a marker where the middle was cut.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import re
@@ -31,7 +30,12 @@ from typing import Any, Callable, Optional
 
 from wizard.core.host import schema
 from wizard.core.host.probe_result import ProbeResult
-from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
+from wizard.core.host.process import (
+    child_environment,
+    decode_output,
+    json_object,
+    reset_dll_directory,
+)
 from wizard.resources import resource_path
 
 log = logging.getLogger(__name__)
@@ -238,14 +242,8 @@ def _wait(
 def parse_output(text: str) -> Optional[ProbeResult]:
     """The probe's JSON object: the last stdout line that is one. None when there is none."""
     for line in reversed(text.splitlines()):
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(data, dict) and data.get("probe") == PROBE_FORMAT and _fits_schema(data):
+        data = json_object(line)
+        if data is not None and data.get("probe") == PROBE_FORMAT and _fits_schema(data):
             return ProbeResult(data)
     return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import Optional
@@ -49,3 +50,16 @@ def reset_dll_directory() -> None:
             ctypes.windll.kernel32.SetDllDirectoryW(None)  # type: ignore[attr-defined]
         except (ImportError, AttributeError, OSError):
             pass
+
+
+def json_object(line: str) -> Optional[dict]:
+    """A line of a child's output that is one JSON object, else None (a library's own output
+    mixed in: probes print one JSON object per line among whatever their imports print)."""
+    line = line.strip()
+    if not line.startswith("{"):
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
