@@ -136,9 +136,19 @@ def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
     paints = []
     original = page.paint
 
+    profiler = None
+    if os.environ.get("MONITOR_COST_PROFILE"):
+        import cProfile
+
+        profiler = cProfile.Profile()
+
     def timed_paint() -> None:
         start = time.perf_counter()
+        if profiler is not None:
+            profiler.enable()
         original()
+        if profiler is not None:
+            profiler.disable()
         paints.append(time.perf_counter() - start)
 
     page.paint_timer.timeout.disconnect()
@@ -150,6 +160,10 @@ def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
     samples = page.monitor.history.count if page.monitor and page.monitor.history else 0
     wizard.close()
     wizard.shutdown()
+    if profiler is not None:  # MONITOR_COST_PROFILE=1: where a repaint's time goes
+        import pstats
+
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(12)
     mean_paint = sum(paints) / len(paints) * 1000 if paints else float("nan")
     # process CPU time: the sampler thread, the paint timer and Qt's own work together
     print(f"  {gpus} GPUs: {100 * cpu / wall:5.2f}% of one core over {wall:.0f} s at 1 Hz "
