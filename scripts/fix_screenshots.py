@@ -16,9 +16,7 @@ Usage: python scripts/fix_screenshots.py [--langs en zh_CN] [--out DIR]
 
 from __future__ import annotations
 
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -132,19 +130,9 @@ def render(lang: str, out_dir: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--langs", nargs="+", default=["en", "zh_CN"])
-    parser.add_argument("--out", type=Path, default=OUT_DIR)
-    parser.add_argument("--one", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.one:
-        return render(args.one, args.out)
-    status = 0
-    for lang in args.langs:
-        done = subprocess.run([sys.executable, __file__, "--one", lang, "--out", str(args.out)],
-                              check=False)
-        status = status or done.returncode
-    return status
+    from _per_language import main as per_language
+
+    return per_language(__file__, __doc__.splitlines()[0], OUT_DIR, render, argv)
 
 
 if __name__ == "__main__":
