@@ -18,3 +18,14 @@ def repo_root() -> Path:
 @pytest.fixture(scope="session")
 def profiles_dir() -> Path:
     return PROFILES_DIR
+
+
+@pytest.fixture
+def fix_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The fixes' journal and backups in a temporary state folder, English messages."""
+    from wizard.core.fixes import journal
+
+    folder = tmp_path / "state"
+    monkeypatch.setenv(journal.STATE_ENV, str(folder))
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    return folder

@@ -18,13 +18,7 @@ from wizard.core.fixes import cudnn, journal
 from wizard.core.fixes.plan import FixCancelled, FixError, Plan
 from wizard.core.host import LocalHost, ReplayHost
 
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv(journal.STATE_ENV, str(folder))
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    return folder
+pytestmark = pytest.mark.usefixtures("fix_state")
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

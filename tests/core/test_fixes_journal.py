@@ -43,6 +43,8 @@ plan = cudnn.plan_cudnn(host, cudnn.CudnnRequest(sys.argv[1], sys.argv[2]))
 journal.apply(host, plan)
 """
 
+pytestmark = pytest.mark.usefixtures("fix_state")
+
 
 def crash_mid_copy(tmp_path: Path) -> tuple[Path, str]:
     cuda = fa.cuda_tree(tmp_path / "cuda")
@@ -63,14 +65,6 @@ def crash_mid_copy(tmp_path: Path) -> tuple[Path, str]:
         process.wait()
     assert fa.tree_hash(cuda) != before  # five files and half a sixth were written
     return cuda, before
-
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv(journal.STATE_ENV, str(folder))
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-    return folder
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
@@ -105,7 +99,9 @@ def test_killed_mid_copy_then_finished(tmp_path: Path, capsys) -> None:
     assert fa.tree_hash(cuda) == before
 
 
-def test_the_plan_file_entry_point_an_elevated_copy_runs(tmp_path: Path, state: Path) -> None:
+def test_the_plan_file_entry_point_an_elevated_copy_runs(
+    tmp_path: Path, fix_state: Path
+) -> None:
     cuda = fa.cuda_tree(tmp_path / "cuda")
     archive = fa.linux_tar(tmp_path)
     plan = cudnn.plan_cudnn(LocalHost(), cudnn.CudnnRequest(str(archive), str(cuda)))
@@ -115,7 +111,7 @@ def test_the_plan_file_entry_point_an_elevated_copy_runs(tmp_path: Path, state: 
     env.pop(journal.STATE_ENV)
     completed = subprocess.run(
         [sys.executable, "-m", "wizard", "fix", "apply-plan", plan_file, "--result", str(result),
-         "--state-dir", str(state)], env=env, cwd=str(REPO_ROOT), capture_output=True,
+         "--state-dir", str(fix_state)], env=env, cwd=str(REPO_ROOT), capture_output=True,
         text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
     outcome = json.loads(result.read_text())

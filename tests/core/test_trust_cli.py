@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,14 +41,15 @@ def test_profile_with_a_command_that_cannot_replay_is_refused() -> None:
     assert "--profile" in result.stderr and "compat" in result.stderr
 
 
-def test_an_unexpected_exception_is_one_line_not_a_traceback() -> None:
+def test_an_unexpected_exception_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     script = ("import sys, wizard.core.diagnose as d, wizard.cli as cli\n"
               "def boom(*a, **k): raise RuntimeError('simulated')\n"
               "d.choose_environment = boom\n"
               "sys.exit(cli.main(sys.argv[1:]))\n")
     result = subprocess.run(
         [sys.executable, "-c", script, "check", "--profile", str(PROFILES / "wsl2-healthy.json")],
-        capture_output=True, text=True, timeout=120, check=False, cwd=str(REPO_ROOT))
+        capture_output=True, text=True, timeout=120, check=False, cwd=str(REPO_ROOT),
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})  # the log goes there, not home
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "internal error: RuntimeError: simulated" in result.stderr

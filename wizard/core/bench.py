@@ -119,6 +119,17 @@ def parse_line(line: str) -> Optional[dict[str, Any]]:
     return data if data is not None and data.get("bench") == BENCH_FORMAT else None
 
 
+def _deliver(run: BenchRun, record: dict[str, Any],
+             progress: Optional[Callable[[float, str], None]],
+             on_record: Optional[Callable[[dict[str, Any]], None]]) -> None:
+    """Keep one record of a run (live or replayed) and tell the caller about it."""
+    run.records.append(record)
+    if progress is not None and record.get("type") == "progress":
+        progress(float(record.get("fraction") or 0.0), str(record.get("step") or ""))
+    if on_record is not None:
+        on_record(record)
+
+
 def parse_lines(lines: Iterable[str]) -> BenchRun:
     """A run from recorded lines: the probe's records and, in recordings, ``{"type": "nvml",
     ...}`` sample lines and one ``{"type": "nvml_device", "name": ...}``."""
@@ -216,11 +227,7 @@ def run_bench(
             record = parse_line(line)
             if record is None:
                 continue
-            run.records.append(record)
-            if progress is not None and record.get("type") == "progress":
-                progress(float(record.get("fraction") or 0.0), str(record.get("step") or ""))
-            if on_record is not None:
-                on_record(record)
+            _deliver(run, record, progress, on_record)
     finally:
         kill_tree(process)
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -722,11 +729,7 @@ def replay_run(
         if cancelled is not None and cancelled():
             run.outcome = "cancelled"
             break
-        run.records.append(record)
-        if progress is not None and record.get("type") == "progress":
-            progress(float(record.get("fraction") or 0.0), str(record.get("step") or ""))
-        if on_record is not None:
-            on_record(record)
+        _deliver(run, record, progress, on_record)
         if delay and record.get("type") in ("result", "progress"):
             time.sleep(delay)
     run.samples = recorded.samples

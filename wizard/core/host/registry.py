@@ -148,18 +148,24 @@ def _close(winreg: Any, handle: Any) -> None:
 TYPE_IDS: dict[str, int] = {name: number for number, name in TYPE_NAMES.items()}
 
 
-def set_value(key: str, name: str, kind: str, data: Any) -> None:
-    """Set ``name`` under ``key`` with the type ``kind`` (``"REG_EXPAND_SZ"``...), creating the
-    key when needed. Raises OSError (denied, not Windows)."""
+def _writable(key: str) -> tuple[Any, Any, str, int]:
+    """``(winreg, hive, path, access)`` for writing under ``key`` (the 64-bit view). Raises
+    OSError where there is no registry or the hive is unknown."""
     winreg = _winreg()
     if winreg is None:
         raise OSError("the Windows registry is not available here")
     parsed = split_key(key)
     if parsed is None:
         raise OSError(f"unknown registry hive in {key}")
-    hive = getattr(winreg, parsed[0])
     access = winreg.KEY_SET_VALUE | getattr(winreg, "KEY_WOW64_64KEY", 0x0100)
-    handle = winreg.CreateKeyEx(hive, parsed[1], 0, access)
+    return winreg, getattr(winreg, parsed[0]), parsed[1], access
+
+
+def set_value(key: str, name: str, kind: str, data: Any) -> None:
+    """Set ``name`` under ``key`` with the type ``kind`` (``"REG_EXPAND_SZ"``...), creating the
+    key when needed. Raises OSError (denied, not Windows)."""
+    winreg, hive, path, access = _writable(key)
+    handle = winreg.CreateKeyEx(hive, path, 0, access)
     try:
         winreg.SetValueEx(handle, name, 0, TYPE_IDS[kind], data)
     finally:
@@ -168,16 +174,9 @@ def set_value(key: str, name: str, kind: str, data: Any) -> None:
 
 def delete_value(key: str, name: str) -> None:
     """Delete ``name`` under ``key``; nothing when it is absent. Raises OSError (denied)."""
-    winreg = _winreg()
-    if winreg is None:
-        raise OSError("the Windows registry is not available here")
-    parsed = split_key(key)
-    if parsed is None:
-        raise OSError(f"unknown registry hive in {key}")
-    hive = getattr(winreg, parsed[0])
-    access = winreg.KEY_SET_VALUE | getattr(winreg, "KEY_WOW64_64KEY", 0x0100)
+    winreg, hive, path, access = _writable(key)
     try:
-        handle = winreg.OpenKey(hive, parsed[1], 0, access)
+        handle = winreg.OpenKey(hive, path, 0, access)
     except FileNotFoundError:
         return
     try:
