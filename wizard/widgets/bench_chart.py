@@ -65,6 +65,9 @@ class BenchCharts(QWidget):
                 self.gpu_plot.addItem(pg.BarGraphItem(
                     x=[x + offset for x in xs], height=earlier, width=0.36, brush=EARLIER,
                     pen=None, name=self._legend_names[2]))
+            # headroom above the tallest bar, where the legend sits without covering a bar
+            top = max([*peaks, *(m or 0.0 for m in measured), *earlier, 1.0])
+            self.gpu_plot.setYRange(0, top * 1.6, padding=0)
         self.gpu_plot.getAxis("bottom").setTicks([[(x, g[0]) for x, g in zip(xs, gpu)]])
         cx = list(range(len(cpu_gpu)))
         cpu = [c or 0.0 for _, c, _ in cpu_gpu]
