@@ -1,0 +1,65 @@
+"""The development / test split of the explain corpus (data/explain-corpus/*.jsonl), by thread.
+
+Every log of one thread (its ``source``, e.g. ``tensorflow/tensorflow#48868``) falls on the same
+side, decided by a hash of the thread alone, so the split was fixed before any log was collected
+and before any signature was written for it. Tune signatures on the development part only;
+``benchmarks/explain_accuracy.py --part test`` reports the test part's accuracy without listing
+its logs. The old labelled samples (data/error-samples.jsonl) were tuned on: their threads always
+count as development.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "data" / "explain-corpus"
+OLD_SAMPLES = REPO / "data" / "error-samples.jsonl"
+TEST_SHARE = 3  # one thread in three is test
+
+
+def thread_of(source: str) -> str:
+    """The thread a source names: ``owner/repo#N`` (a trailing comment anchor is dropped), or
+    a forum URL without its fragment; lower case."""
+    return source.strip().split("#issuecomment")[0].split("?")[0].lower()
+
+
+def _old_threads() -> set[str]:
+    if not OLD_SAMPLES.exists():
+        return set()
+    rows = [json.loads(line) for line in OLD_SAMPLES.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    return {thread_of(row.get("source", "")) for row in rows}
+
+
+def part_of(source: str, old_threads: frozenset[str] | set[str] = frozenset()) -> str:
+    """``"dev"`` or ``"test"`` for a log from ``source``."""
+    thread = thread_of(source)
+    if thread in old_threads:
+        return "dev"
+    digest = hashlib.sha256(thread.encode("utf-8")).hexdigest()
+    return "test" if int(digest[:8], 16) % TEST_SHARE == 0 else "dev"
+
+
+def load(part: str | None = None) -> list[dict]:
+    """The corpus rows (every file of data/explain-corpus), each with its ``part``; only
+    ``part``'s rows when one is given."""
+    old = _old_threads()
+    rows: list[dict] = []
+    for path in sorted(CORPUS.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                row["part"] = part_of(row["source"], old)
+                rows.append(row)
+    return [row for row in rows if part is None or row["part"] == part]
+
+
+if __name__ == "__main__":
+    from collections import Counter
+
+    everything = load()
+    print(Counter(row["part"] for row in everything), len(everything), "logs,",
+          len({thread_of(row["source"]) for row in everything}), "threads")
