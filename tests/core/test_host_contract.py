@@ -148,3 +148,77 @@ def test_probe_result_gives_typed_parts() -> None:
     assert failed.python == {} and failed.python_version is None and failed.packages == {}
     assert ProbeResult.of(None) is None and ProbeResult.of(probe) is probe
     assert json.loads(json.dumps(probe)) == dict(probe)  # recorded in profiles as it came
+
+
+CHILD = """
+import subprocess, sys, time
+print("first", flush=True)
+sys.stderr.write("to stderr\\r\\n"); sys.stderr.flush()
+print("progress 10%\\rprogress 90%", flush=True)
+if "--sleep" in sys.argv:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    print("grandchild", child.pid, flush=True)
+    time.sleep(60)
+sys.exit(int(sys.argv[1]))
+"""
+
+
+@pytest.mark.parametrize("kind", ["local", "recording"])
+def test_a_streaming_run_hands_on_each_line_and_the_exit_status(
+    hosts: dict[str, Host], kind: str
+) -> None:
+    lines: list[str] = []
+    result = hosts[kind].run_streaming([sys.executable, "-c", CHILD, "3"], on_line=lines.append,
+                                       env={"GPU_WIZARD_STREAM": "1"})
+    assert lines == ["first", "to stderr", "progress 10%", "progress 90%"]
+    assert result.returncode == 3 and not result.ok and not result.cancelled
+    assert result.stdout.splitlines() == lines
+    missing = hosts[kind].run_streaming(["gpu-wizard-no-such-program"])
+    assert missing.not_found and missing.returncode is None
+
+
+def test_a_streaming_run_gets_the_extra_environment(hosts: dict[str, Host]) -> None:
+    code = "import os; print(os.environ['GPU_WIZARD_STREAM'], os.environ['PYTHONUNBUFFERED'])"
+    result = hosts["local"].run_streaming([sys.executable, "-c", code],
+                                          env={"GPU_WIZARD_STREAM": "yes"})
+    assert result.ok and result.stdout.strip() == "yes 1"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the process group is POSIX's")
+def test_cancel_kills_the_whole_process_tree(hosts: dict[str, Host], tmp_path: Path) -> None:
+    import time
+
+    started = time.monotonic()
+    seen: list[str] = []
+    result = hosts["local"].run_streaming(
+        [sys.executable, "-c", CHILD, "0", "--sleep"], on_line=seen.append,
+        cancelled=lambda: any(line.startswith("grandchild") for line in seen))
+    assert result.cancelled and result.returncode is None
+    assert time.monotonic() - started < 20
+    grandchild = int(next(line for line in seen if line.startswith("grandchild")).split()[1])
+    assert _gone(grandchild), "the child's own child survived the cancel"
+    timed = hosts["local"].run_streaming([sys.executable, "-c", CHILD, "0", "--sleep"],
+                                         timeout=1.0)
+    assert timed.timed_out and timed.returncode is None and "first" in timed.stdout
+
+
+def _gone(pid: int) -> bool:
+    """The process has exited (absent, or a zombie nobody reaped yet)."""
+    import time
+
+    for _ in range(50):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_replay_refuses_to_run_anything(hosts: dict[str, Host]) -> None:
+    from wizard.core.host import ReadOnlyHost
+
+    with pytest.raises(ReadOnlyHost, match="demo mode"):
+        hosts["replay"].run_streaming([sys.executable, "-c", "print(1)"])

@@ -9,7 +9,7 @@ import fnmatch
 import ntpath
 import posixpath
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Optional
 
@@ -67,6 +67,8 @@ class CommandResult:
     stderr: str = ""
     not_found: bool = False
     timed_out: bool = False
+    cancelled: bool = False
+    """A streaming run stopped by its ``cancelled()`` (the process tree was killed)."""
 
     @property
     def ok(self) -> bool:
@@ -237,6 +239,25 @@ class Host(ABC):
     @abstractmethod
     def run(self, argv: list[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
         """Run a program (no shell). Never raises for a missing program or a timeout."""
+
+    def run_streaming(
+        self,
+        argv: list[str],
+        on_line: Optional[Callable[[str], None]] = None,
+        cancelled: Optional[CancelledFn] = None,
+        env: Optional[Mapping[str, str]] = None,
+        cwd: Optional[str] = None,
+        timeout: Optional[float] = None,
+        elevated: bool = False,
+    ) -> CommandResult:
+        """Run a program that changes the machine (pip, conda, an installer) to its end: each
+        output line to ``on_line`` as it comes, the whole process tree killed when
+        ``cancelled()`` turns true or ``timeout`` passes (``cancelled`` / ``timed_out`` in the
+        result), ``env`` added to the user's environment, ``elevated`` through the UAC prompt
+        on Windows (see :mod:`wizard.core.host.stream`). A replayed profile refuses
+        (:class:`ReadOnlyHost`): demo mode shows what would run, never runs it."""
+        self._refuse("run " + " ".join(argv))
+        raise AssertionError  # unreachable
 
     # -- GPU ---------------------------------------------------------------------------------
     @abstractmethod

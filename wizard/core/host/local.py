@@ -8,11 +8,11 @@ import platform as _platform
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO, Optional
+from typing import Any, BinaryIO, Callable, Optional
 
-from wizard.core.host import nvml, pci, probe, registry, windows
+from wizard.core.host import nvml, pci, probe, registry, stream, windows
 from wizard.core.host.base import DEFAULT_TIMEOUT, CancelledFn, CommandResult, Host, PlatformInfo
 from wizard.core.host.probe_result import ProbeResult
 from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
@@ -214,6 +214,18 @@ class LocalHost(Host):
             decode_output(completed.stdout),
             decode_output(completed.stderr),
         )
+
+    def run_streaming(
+        self,
+        argv: list[str],
+        on_line: Optional[Callable[[str], None]] = None,
+        cancelled: Optional[CancelledFn] = None,
+        env: Optional[Mapping[str, str]] = None,
+        cwd: Optional[str] = None,
+        timeout: Optional[float] = None,
+        elevated: bool = False,
+    ) -> CommandResult:
+        return stream.run_streaming(argv, on_line, cancelled, env, cwd, timeout, elevated)
 
     def which(self, program: str) -> Optional[str]:
         return shutil.which(program)

@@ -107,13 +107,17 @@ def _windows_path(executable: str, fresh: Optional[list[str]]) -> Optional[list[
     return conda + [entry for entry in rest if entry]
 
 
-def _popen_kwargs() -> dict[str, Any]:
+def popen_kwargs() -> dict[str, Any]:
+    """A child in its own process group (so its tree can be killed), no console window."""
     if sys.platform == "win32":
         flags = getattr(subprocess, "CREATE_NO_WINDOW", 0) | getattr(
             subprocess, "CREATE_NEW_PROCESS_GROUP", 0
         )
         return {"creationflags": flags}
     return {"start_new_session": True}
+
+
+_popen_kwargs = popen_kwargs
 
 
 def kill_tree(process: subprocess.Popen) -> None:
@@ -165,7 +169,7 @@ def run_probe(
             stderr=subprocess.PIPE,
             env=probe_environment(
                 env, None if env is not None else _windows_path(executable, fresh_path)),
-            **_popen_kwargs(),
+            **popen_kwargs(),
         )
     except OSError as exc:
         return _failure(

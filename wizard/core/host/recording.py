@@ -111,6 +111,13 @@ class RecordingHost(Host):
             self.commands.append(entry)
         return result
 
+    def run_streaming(self, argv: list[str], on_line: Any = None,
+                      cancelled: Optional[CancelledFn] = None, env: Any = None,
+                      cwd: Optional[str] = None, timeout: Optional[float] = None,
+                      elevated: bool = False) -> CommandResult:
+        """Passed to the live host, not recorded: a replay never runs what changes a machine."""
+        return self.inner.run_streaming(argv, on_line, cancelled, env, cwd, timeout, elevated)
+
     def nvml(self) -> dict[str, Any]:
         if self._nvml is None:
             self._nvml = self.inner.nvml()
