@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     fixcli.add_parsers(sub, LANGUAGES, LANG_HELP)
 
+    from wizard import dlcli
+
+    dlcli.add_parser(sub, LANGUAGES, LANG_HELP)
+
     monitor = sub.add_parser("monitor", help="watch the GPUs live (utilisation, memory, power…)")
     monitor.add_argument("--interval", metavar="S", type=float, default=1.0,
                          help="seconds between samples (0: as fast as possible; default 1)")
@@ -131,6 +135,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             "bench": cmd_bench,
             "fix": cmd_fix,
             "undo": cmd_undo,
+            "download": cmd_download,
             "monitor": cmd_monitor,
         }[args.command]
         return handler(args)
@@ -311,6 +316,12 @@ def cmd_undo(args: argparse.Namespace) -> int:
     from wizard import fixcli
 
     return fixcli.cmd_undo(args, language(args))
+
+
+def cmd_download(args: argparse.Namespace) -> int:
+    from wizard import dlcli
+
+    return dlcli.cmd_download(args, language(args))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
          "wizard.core.knowledge")),
     (2, ("wizard.core.envs", "wizard.core.cuda_installs", "wizard.core.cudnn_installs",
          "wizard.core.library_names", "wizard.core.explain", "wizard.core.monitor")),
+    (2, ("wizard.core.downloads",)),
     (2, ("wizard.core.bench",)),
     (2, ("wizard.qtlibs",)),
     (3, ("wizard.core.layers",)),
@@ -35,6 +36,7 @@ LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (7, ("wizard.pages",)),
     (8, ("wizard.app", "wizard.cli", "wizard.fixcli", "wizard.__main__")),
     (8, ("wizard.benchcli",)),
+    (8, ("wizard.dlcli",)),
     (8, ("wizard.selftest",)),
 ]
 
