@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
     explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
                          help="the OS the log comes from (default: what the log itself shows)")
+    explain.add_argument("--tf", metavar="VERSION",
+                         help="the TensorFlow version that printed the log (e.g. 2.10 or 2.15.1)")
 
     from wizard import benchcli
 
@@ -260,8 +262,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from wizard.core import explain
+    from wizard.core import explain, knowledge
 
+    tf_version = getattr(args, "tf", None)
+    if tf_version is not None:
+        try:  # strictly, as `check --tf`: a release or series in the tables
+            tf_version = knowledge.parse_tf_query(tf_version, args.os or "linux").text
+        except ValueError as exc:
+            print(f"gpu-wizard explain: {exc}", file=sys.stderr)
+            return EXIT_ERROR
     try:
         text = explain.read_log_file(args.file, sys.stdin)
     except OSError as exc:
@@ -272,9 +281,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
         name = "the standard input" if args.file == "-" else args.file
         print(f"gpu-wizard explain: {name} is {exc}", file=sys.stderr)
         return EXIT_ERROR
-    findings = explain.explain_log(text, getattr(args, "os", None))
+    findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version)
     if args.json:
-        payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings]}
+        payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings],
+                   "decisive": explain.decisive(findings)}
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         print(explain.findings_text(findings, language(args)))

@@ -23,6 +23,7 @@ import bisect
 import contextlib
 import re
 import string
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Optional
@@ -135,6 +136,9 @@ class Table:
     keywords: tuple[str, ...]
     """The keywords of all signatures, minus those that contain another one: a line without
     any of them is skipped at once."""
+    tell_values: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Per code, the values (commands, paths; templates over the finding's params) of its
+    ``explain.tell.<code>`` message."""
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -223,6 +227,8 @@ def build_table(data: dict[str, Any]) -> Table:
         ),
         code_fixes=dict(data.get("code_fixes", {})),
         keywords=keywords,
+        tell_values={code: dict(values) for code, values in data.get("how_to_tell", {}).items()
+                     if isinstance(values, dict)},
     )
 
 
@@ -628,12 +634,21 @@ def _context_params(facts: dict[str, _Hit], tab: Table) -> dict[str, str]:
     return {k: v for k, v in context.items() if k in ("cuda", "cudnn")}
 
 
-def explain_log(text: str, os_kind: Optional[str] = None) -> list[Finding]:
+def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[str] = None,
+                machine: Iterable[str] = ()) -> list[Finding]:
     """Findings for an error log, ranked most likely first.
 
     ``os_kind`` is ``windows``, ``linux``, ``wsl2`` or None (then the log's own hints decide,
-    e.g. ``C:\\`` paths or ``/usr/lib/wsl``). A log with only harmless lines gives the single
-    finding ``numa_or_harmless_warning`` (severity info); an empty log gives ``[]``.
+    e.g. ``C:\\`` paths or ``/usr/lib/wsl``). ``tf_version`` is the TensorFlow version the user
+    names (``explain --tf``) or the checked environment holds; it beats a version the log shows.
+    ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
+    that a signature can rule a candidate in or out (``"machine:nvidia_gpu"`` in its
+    ``requires`` / ``unless``). A log with only harmless lines gives the single finding
+    ``numa_or_harmless_warning`` (severity info); an empty log gives ``[]``.
+
+    When no line is decisive (:func:`is_decisive`), or several causes are found, each finding
+    carries ``params["how_to_tell"]``: a message saying how to tell it from the others, from
+    what the log shows (the TensorFlow version, Windows or WSL paths).
     """
     if not text or not text.strip():
         return []
@@ -642,6 +657,7 @@ def explain_log(text: str, os_kind: Optional[str] = None) -> list[Finding]:
         os_kind = infer_os(text, tab)
     hits, _ = _scan(text, tab)
     facts = _facts(hits)
+    _add_known(facts, tf_version, machine)
     harmless = [hit for hit in hits if hit.sig.red_herring]
 
     raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
@@ -666,11 +682,109 @@ def explain_log(text: str, os_kind: Optional[str] = None) -> list[Finding]:
     if not kept:
         return [_harmless_finding(harmless)] if harmless else []
     context = _context_params(facts, tab)
-    return [_finding(c, context, tab, os_kind) for c in _rank(kept, facts, os_kind)]
+    ranked = _rank(kept, facts, os_kind)
+    findings = [_finding(c, context, tab, os_kind) for c in ranked]
+    scores = [_score(c, facts, os_kind) for c in ranked]
+    decisive = is_decisive(scores)
+    if len(findings) > 1 or not decisive:
+        findings = [_with_how_to_tell(f, facts, os_kind, decisive) for f in findings]
+    return findings
+
+
+MACHINE_FACTS = ("nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "in_container")
+"""What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts)."""
+DECISIVE_SCORE = 75
+DECISIVE_GAP = 20
+"""A ranking is decisive when its first finding scores at least ``DECISIVE_SCORE`` and leads the
+second by at least ``DECISIVE_GAP``: one line names the cause."""
+_TF_FACTS = ("tf_pre_2_11", "tf_2_11_plus")
+
+
+def is_decisive(scores: list[int]) -> bool:
+    """True when the best score names the cause on its own (see :data:`DECISIVE_SCORE`)."""
+    if not scores:
+        return False
+    gap = scores[0] - scores[1] if len(scores) > 1 else scores[0]
+    return scores[0] >= DECISIVE_SCORE and gap >= DECISIVE_GAP
+
+
+def _known_hit(name: str, groups: Optional[dict[str, str]] = None) -> _Hit:
+    """A fact that comes from the user or the machine, not from a log line."""
+    sig = _signature({"id": f"known:{name}", "fact": name, "source": "given"})
+    return _Hit(sig, 0, "", dict(groups or {}))
+
+
+def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
+               machine: Iterable[str]) -> None:
+    """The TensorFlow version given (it replaces the version facts a log line gave) and the
+    machine's facts, as facts signatures can require."""
+    if tf_version:
+        from wizard.core.knowledge.versions import try_parse_version
+
+        parsed = try_parse_version(tf_version)
+        if parsed:
+            name = "tf_pre_2_11" if parsed[:2] < (2, 11) else "tf_2_11_plus"
+            for old in _TF_FACTS:
+                facts.pop(old, None)
+            facts[name] = _known_hit(name, {"tf_version": str(tf_version).strip()})
+            facts["tf_given"] = _known_hit("tf_given", {"tf_version": str(tf_version).strip()})
+    for name in machine:
+        if name not in MACHINE_FACTS:
+            raise ValueError(f"unknown machine fact {name!r} (known: {', '.join(MACHINE_FACTS)})")
+        facts[f"machine:{name}"] = _known_hit(f"machine:{name}")
+
+
+def _tf_shown(facts: dict[str, _Hit]) -> Optional[str]:
+    """The TensorFlow version given or shown in the log."""
+    for name in ("tf_given", *_TF_FACTS, "tf_version_shown"):
+        hit = facts.get(name)
+        if hit and hit.groups.get("tf_version"):
+            return hit.groups["tf_version"]
+    return None
+
+
+def _with_how_to_tell(finding: Finding, facts: dict[str, _Hit], os_kind: Optional[str],
+                      decisive: bool) -> Finding:
+    """``finding`` with ``params["how_to_tell"]``: the step that tells this cause from the
+    others (``explain.tell.<code>``, whose variants use what the log shows); and, when no line
+    was decisive, ``params["decisive"] = False``."""
+    code = finding.code if messages.has(f"explain.tell.{finding.code}") else "other"
+    message_id = f"explain.tell.{code}"
+    values: dict[str, Any] = {k: finding.params[k] for k in ("file", "cuda", "cudnn")
+                              if finding.params.get(k)}
+    if finding.params.get("files"):
+        values["file"] = finding.params["files"][0]
+    tf = _tf_shown(facts)
+    if tf:
+        values["tf"] = tf
+    for name in ("windows_path", "wsl_path"):
+        hit = facts.get(name)
+        if hit and hit.groups.get("path"):
+            values[name] = hit.groups["path"]
+    if os_kind:
+        values["os"] = _OS_NAMES.get(os_kind, os_kind)
+    for key, template in table().tell_values.get(code, {}).items():
+        filled = _fill(template, values)
+        if filled is not None:
+            values.setdefault(key, filled)
+    params = {**finding.params, "how_to_tell": Message(message_id, values)}
+    if not decisive:
+        params["decisive"] = False
+    return replace(finding, params=params)
+
+
+def decisive(findings: list[Finding]) -> bool:
+    """False when :func:`explain_log` found no decisive line (its findings are candidates)."""
+    return bool(findings) and all(f.params.get("decisive", True) for f in findings)
 
 
 def _derived_evidence(sig: Signature, facts: dict[str, _Hit]) -> Optional[_Hit]:
+    """The first log line among the facts a derived signature requires (a fact the user or the
+    machine gave has no line: it is evidence only when nothing else is)."""
     names = [n for n in (*sig.requires, *sig.requires_any) if n in facts]
+    lines = [facts[n] for n in names if facts[n].line_no]
+    if lines:
+        return lines[0]
     return facts[names[0]] if names else None
 
 
@@ -736,7 +850,7 @@ def _finding(c: _Candidate, context: dict[str, str], tab: Table,
         code=c.code,
         severity=c.severity,
         params=params,
-        evidence=c.evidence,
+        evidence=c.evidence or None,
         fix=_fix(c.fix, tab.code_fixes.get(c.code, {}), fix_params, os_kind),
     )
 
@@ -1047,7 +1161,7 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
             "  " + say("explain.text.log", line=_short(render(only.evidence, lang))),
             say("explain.text.harmless_hint", command="gpu-wizard check"),
         ])
-    out = []
+    out = [] if decisive(findings) else [say("explain.text.candidates"), ""]
     for number, finding in enumerate(findings, 1):
         head = (msg("explain.text.most_likely") if number == 1
                 else msg("explain.text.also_possible", number=number))
@@ -1068,6 +1182,8 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
                                   file=finding.params.get("file")))
         if finding.evidence:
             out.append("  " + say("explain.text.log", line=_short(render(finding.evidence, lang))))
+        if finding.params.get("how_to_tell") is not None:
+            out.append("  " + say("explain.text.how_to_tell", step=finding.params["how_to_tell"]))
         out.append("  " + say("explain.text.fix", fix=finding.fix_summary(lang)))
         out.extend(_steps_text(finding.fix.steps, lang))
         out.extend(f"    $ {command}" for command in finding.fix.commands)

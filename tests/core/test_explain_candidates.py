@@ -1,0 +1,136 @@
+"""`explain` when no line is decisive: ranked candidates, each with how to tell it from the
+others (issue 13 item 2), the `--tf` option, and the machine's facts in `check`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from wizard.core import explain, messages
+from wizard.core.explain import explain_log, findings_text
+
+REPO = Path(__file__).resolve().parents[2]
+NO_GPU = "Num GPUs Available:  0\n"
+CUDART_WINDOWS = (
+    "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+    "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"
+    'File "C:\\Users\\me\\miniconda3\\lib\\site-packages\\tensorflow\\__init__.py", line 1\n'
+)
+TWO_CAUSES = (
+    "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared "
+    "object file: No such file or directory\n"
+    "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+)
+
+
+def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "wizard", "explain", *args], input=stdin,
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+
+
+def tell(finding) -> messages.Message:
+    step = finding.params.get("how_to_tell")
+    assert isinstance(step, messages.Message), finding.code
+    return step
+
+
+def test_a_decisive_line_needs_no_how_to_tell() -> None:
+    [only] = explain_log("Failed to initialize NVML: Driver/library version mismatch")
+    assert only.code == "nvml_driver_library_mismatch"
+    assert "how_to_tell" not in only.params and explain.decisive([only])
+
+
+def test_tf_version_decides_native_windows() -> None:
+    assert explain_log(NO_GPU, "windows", tf_version="2.10") == []
+    [guess] = explain_log(NO_GPU, "windows")  # the version unknown: a candidate, how to tell
+    assert guess.code == "windows_native_tf_2_11_plus" and not explain.decisive([guess])
+    assert "tf.__version__" in messages.render(tell(guess))
+    [known] = explain_log(NO_GPU, "windows", tf_version="2.15")
+    assert known.code == "windows_native_tf_2_11_plus" and explain.decisive([known])
+    assert known.params["version"] == "2.15"
+
+
+def test_given_version_beats_the_version_in_the_log() -> None:
+    log = "tensorflow version 2.10.1\n" + NO_GPU
+    assert explain_log(log, "windows") == []
+    assert [f.code for f in explain_log(log, "windows", tf_version="2.12")] == [
+        "windows_native_tf_2_11_plus"]
+
+
+def test_how_to_tell_uses_windows_paths_and_the_tf_version() -> None:
+    [cudart] = explain_log(CUDART_WINDOWS)
+    text = messages.render(tell(cudart))
+    assert "C:\\Users\\me\\miniconda3" in text and "where cudart64_110.dll" in text
+    [with_tf] = explain_log(CUDART_WINDOWS, tf_version="2.4")
+    assert "gpu-wizard compat --tf 2.4" in messages.render(tell(with_tf))
+
+
+def test_how_to_tell_uses_wsl_paths() -> None:
+    log = "ls: cannot access '/usr/lib/wsl/lib/libcuda.so.1': No such file or directory\n"
+    findings = explain_log(log + TWO_CAUSES)
+    assert len(findings) >= 2 and findings[0].code == "wsl_gpu_missing"
+    assert "/usr/lib/wsl/lib/libcuda.so.1" in messages.render(tell(findings[0]))
+
+
+def test_several_causes_each_carry_how_to_tell_in_both_languages() -> None:
+    findings = explain_log(TWO_CAUSES, "linux")
+    assert len(findings) >= 2
+    for finding in findings:
+        step = tell(finding)
+        english, chinese = messages.render(step, "en"), messages.render(step, "zh_CN")
+        assert english and chinese and english != chinese
+        assert "{" not in english and "{" not in chinese
+    text = findings_text(findings)
+    assert "Most likely cause" in text and "Also possible (2)" in text
+    assert text.count("How to tell:") == len(findings)
+    assert findings_text(findings, "zh_CN").count("如何判断：") == len(findings)
+
+
+def test_every_tell_message_has_both_languages_and_its_values() -> None:
+    ids = [i for i in messages.catalogue() if i.startswith("explain.tell.")]
+    assert len(ids) > 20
+    known = {"file", "tf", "windows_path", "wsl_path", "cuda", "cudnn", "os"}
+    tab = explain.table()
+    for message_id in ids:
+        code = message_id.split(".")[2].split("~")[0]
+        given = known | set(tab.tell_values.get(code, {}))
+        for lang in ("en", "zh_CN"):
+            text = messages.template(message_id, lang)
+            assert text and messages.fields(text) <= given, (message_id, lang)
+    codes = {i.split(".")[2].split("~")[0] for i in ids} - {"other"}
+    assert codes <= set(explain.CODES)
+
+
+def test_machine_facts_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown machine fact"):
+        explain_log(NO_GPU, "linux", machine=["a_gpu_maybe"])
+    assert explain_log(NO_GPU, "linux", machine=["nvidia_gpu", "driver_loaded"]) is not None
+
+
+def test_cli_tf_option_and_json_decisive() -> None:
+    result = run_cli("-", "--os", "windows", "--tf", "2.15", "--json", stdin=NO_GPU)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["format"] == "gpu-wizard/explain@1" and payload["decisive"] is True
+    assert payload["findings"][0]["code"] == "windows_native_tf_2_11_plus"
+    unsure = json.loads(run_cli("-", "--os", "windows", "--json", stdin=NO_GPU).stdout)
+    assert unsure["decisive"] is False
+    assert "tf.__version__" in unsure["findings"][0]["params"]["how_to_tell"]
+
+
+@pytest.mark.parametrize("bad", ["2.x", "two", "2.10.7", "9.1"])
+def test_cli_tf_is_strict(bad: str) -> None:
+    result = run_cli("-", "--tf", bad, stdin=NO_GPU)
+    assert result.returncode == 2
+    assert result.stderr.startswith("gpu-wizard explain: ") and bad in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_cli_text_lists_candidates() -> None:
+    result = run_cli("-", "--os", "windows", stdin=NO_GPU)
+    assert "No line in this log names the cause for certain" in result.stdout
+    assert "How to tell:" in result.stdout
