@@ -3,7 +3,11 @@ nvmlInit fails for real) and against monkeypatched pynvml calls for the other ca
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 
 import pynvml
@@ -11,7 +15,13 @@ import pytest
 
 from wizard.core.host import NVML_ERRORS
 from wizard.core.host import nvml as nvml_query
-from wizard.core.host.nvml import error_kind, is_laptop_name, query_nvml
+from wizard.core.host.nvml import (
+    LIBRARY_NOT_FOUND,
+    error_kind,
+    is_laptop_name,
+    nvml_library_candidates,
+    query_nvml,
+)
 
 
 def _driver_present() -> bool:
@@ -194,3 +204,87 @@ def test_error_kind_uses_the_class_hierarchy() -> None:
 )
 def test_laptop_names(name: str, laptop: bool) -> None:
     assert is_laptop_name(name) is laptop
+
+
+# -- the machine without an NVIDIA driver: answered by the loader, pynvml never imported --------
+
+
+class _Loader:
+    """ctypes.CDLL stand-in: records the names asked for; ``found`` loads, others fail."""
+
+    def __init__(self, found: tuple[str, ...] = ()) -> None:
+        self.asked: list[str] = []
+        self.found = found
+
+    def __call__(self, name: str, *args, **kwargs) -> object:
+        self.asked.append(name)
+        if name not in self.found:
+            raise OSError(f"{name}: cannot open shared object file: No such file or directory")
+        return object()
+
+
+def _unimported_pynvml(monkeypatch, loader: _Loader) -> list[int]:
+    """pynvml as in a fresh ``gpu-wizard`` process (not imported yet), the loader replaced;
+    returns the list that counts imports of the binding."""
+    import ctypes
+
+    imports: list[int] = []
+
+    def no_driver() -> None:
+        raise pynvml.NVMLError_DriverNotLoaded()
+
+    def counted_import():
+        imports.append(1)
+        return SimpleNamespace(nvmlInit=no_driver, nvmlShutdown=lambda: None)
+
+    monkeypatch.delitem(sys.modules, "pynvml")
+    monkeypatch.setattr(nvml_query, "_import_pynvml", counted_import)
+    monkeypatch.setattr(ctypes, "CDLL", loader)
+    return imports
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_no_library_is_answered_without_importing_pynvml(monkeypatch, timeout) -> None:
+    loader = _Loader()
+    imports = _unimported_pynvml(monkeypatch, loader)
+    threads = threading.active_count()
+    assert query_nvml(timeout=timeout) == LIBRARY_NOT_FOUND
+    assert imports == []  # the 330 kB binding is what made the gpu layer slow without a GPU
+    assert loader.asked == nvml_library_candidates()
+    assert threading.active_count() == threads  # no worker thread either
+
+
+def test_a_library_the_loader_finds_goes_through_pynvml(monkeypatch) -> None:
+    loader = _Loader(found=tuple(nvml_library_candidates()[-1:]))
+    imports = _unimported_pynvml(monkeypatch, loader)
+    result = query_nvml()
+    assert imports == [1]
+    assert result["error"] == "driver_not_loaded"
+
+
+def test_library_names_are_the_ones_pynvml_loads() -> None:
+    source = Path(pynvml.__file__).read_text(encoding="utf-8")
+    if sys.platform == "win32":
+        assert '"System32/nvml.dll"' in source and '"NVIDIA Corporation/NVSMI/nvml.dll"' in source
+    else:
+        assert nvml_library_candidates() == ["libnvidia-ml.so.1"]
+        assert 'CDLL("libnvidia-ml.so.1")' in source
+
+
+def test_the_shortcut_says_what_pynvml_says() -> None:
+    error = pynvml.NVMLError(pynvml.NVML_ERROR_LIBRARY_NOT_FOUND)
+    assert {"error": error_kind(error), "detail": str(error)} == LIBRARY_NOT_FOUND
+
+
+@pytest.mark.skipif(_driver_present(), reason="this test needs a machine without an NVIDIA driver")
+def test_fresh_process_without_driver_never_imports_pynvml() -> None:
+    code = (
+        "import json, sys\n"
+        "from wizard.core.host.nvml import query_nvml\n"
+        "print(json.dumps([query_nvml(), 'pynvml' in sys.modules]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True, cwd=Path(__file__).resolve().parents[2])
+    answer, imported = json.loads(done.stdout)
+    assert answer == LIBRARY_NOT_FOUND
+    assert imported is False

@@ -12,7 +12,10 @@ caller: the query runs in a daemon thread with a time limit.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import os
 import re
+import sys
 import threading
 from types import ModuleType
 from typing import Any, Callable, Optional
@@ -46,7 +49,13 @@ def error_kind(exc: BaseException) -> str:
 
 def query_nvml(timeout: Optional[float] = DEFAULT_TIMEOUT, module: Optional[ModuleType] = None
                ) -> dict[str, Any]:
-    """What NVML reports about the driver and every GPU. ``module`` replaces ``pynvml`` (tests)."""
+    """What NVML reports about the driver and every GPU. ``module`` replaces ``pynvml`` (tests).
+
+    Whether the loader finds the library at all is asked first, in the caller's thread (a
+    library lookup does not talk to the driver, so it cannot hang): on a machine without an
+    NVIDIA driver that is the whole answer, with no thread and no pynvml import."""
+    if module is None and not _library_loadable():
+        return dict(LIBRARY_NOT_FOUND)
     if timeout is None:
         return _query(module)
     box: dict[str, Any] = {}
@@ -85,6 +94,44 @@ def _query(module: Optional[ModuleType]) -> dict[str, Any]:
     finally:
         with contextlib.suppress(Exception):  # nothing useful to do if shutdown fails
             nvml.nvmlShutdown()
+
+
+# What pynvml's nvmlInit raises when the loader cannot find NVML, as _query reports it
+# (str(NVMLError_LibraryNotFound()) in nvidia-ml-py).
+LIBRARY_NOT_FOUND = {"error": "library_not_found", "detail": "NVML Shared Library Not Found"}
+
+
+def nvml_library_candidates() -> list[str]:
+    """The names pynvml's ``_LoadNvmlLibrary`` gives the loader, in its order (Windows
+    variables ignore case: ``PROGRAMFILES`` is its ``ProgramFiles``)."""
+    if sys.platform[:3] == "win":
+        return [
+            os.path.join(os.getenv("WINDIR", "C:/Windows"), "System32/nvml.dll"),
+            os.path.join(os.getenv("PROGRAMFILES", "C:/Program Files"),
+                         "NVIDIA Corporation/NVSMI/nvml.dll"),
+        ]
+    return ["libnvidia-ml.so.1"]
+
+
+def _library_loadable() -> bool:
+    """False when the loader finds no NVML library under the names pynvml would ask for, so
+    nvmlInit could only raise NVMLError_LibraryNotFound.
+
+    On a machine without an NVIDIA driver this answers without importing pynvml, whose import
+    (about 10 ms: its 330 kB module and ctypes.util) was most of the gpu layer's time. When the
+    binding is not installed, or already imported (tests patch it), pynvml itself decides, as
+    before. Loading the library here is harmless: pynvml's own load then finds it loaded."""
+    if "pynvml" in sys.modules or importlib.util.find_spec("pynvml") is None:
+        return True
+    import ctypes
+
+    for name in nvml_library_candidates():
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            continue
+        return True
+    return False
 
 
 def _import_pynvml() -> ModuleType:
