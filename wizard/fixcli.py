@@ -16,7 +16,8 @@ EXIT_OK, EXIT_UNVERIFIED, EXIT_REFUSED = 0, 1, 2
 
 def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
     fix = sub.add_parser("fix", help="fix what check found: cuDNN from an archive, PATH, "
-                                     "CUDA_PATH (shown first, journaled, undoable)")
+                                     "CUDA_PATH (shown first, journaled, undoable); TensorFlow "
+                                     "with the environment's pip or conda")
     fix.add_argument("--lang", choices=languages, default=argparse.SUPPRESS, help=lang_help)
     kinds = fix.add_subparsers(dest="fix_command", metavar="WHAT", required=True)
 
@@ -27,7 +28,12 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
                             help=lang_help)
 
     cudnn = kinds.add_parser("cudnn", help="install cuDNN from NVIDIA's zip or tar.xz")
-    cudnn.add_argument("--archive", metavar="FILE", required=True)
+    source = cudnn.add_mutually_exclusive_group(required=True)
+    source.add_argument("--archive", metavar="FILE")
+    source.add_argument("--download", action="store_true",
+                        help="download the archive the target needs from NVIDIA (verified)")
+    cudnn.add_argument("--allow-host", metavar="HOST", action="append", default=[],
+                       help="with --download: also allow this download host")
     where = cudnn.add_mutually_exclusive_group()
     where.add_argument("--cuda-dir", metavar="DIR", help="the CUDA toolkit to copy into")
     where.add_argument("--dest", metavar="DIR", help="any folder (bin, include, lib below it)")
@@ -63,6 +69,17 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
     scope.add_argument("--system", action="store_true", help="every user (administrator)")
     cuda_path.add_argument("--conda-env", metavar="PREFIX")
     common(cuda_path)
+
+    tensorflow = kinds.add_parser(
+        "tensorflow", help="install a GPU-capable TensorFlow with the chosen environment's own "
+                           "pip (conda: CUDA and cuDNN from conda-forge; a new environment when "
+                           "its Python is too new)")
+    tensorflow.add_argument("--python", metavar="EXE",
+                            help="the environment's interpreter (default: the one check picks)")
+    tensorflow.add_argument("--tf", metavar="VERSION", help="the TensorFlow to install")
+    tensorflow.add_argument("--no-recheck", action="store_true",
+                            help="do not check the TensorFlow layer again afterwards")
+    common(tensorflow)
 
     apply_plan = kinds.add_parser("apply-plan", help="apply a saved plan (what the elevated "
                                                      "copy of the wizard runs)")
@@ -140,7 +157,15 @@ def cmd_fix(args: argparse.Namespace, lang: str) -> int:
     status = recovery(lang, interactive=not args.yes)
     if status is not None:
         return status
+    if args.fix_command == "tensorflow":
+        return cmd_packages(args, lang)
     host = LocalHost()
+    if args.fix_command == "cudnn" and args.download:
+        from wizard import dlcli
+
+        status = dlcli.fetch_cudnn_archive(host, args, lang)
+        if status is not None:
+            return status
     try:
         plan = _build(host, args)
     except FixError as exc:
@@ -175,6 +200,63 @@ def _build(host: Any, args: argparse.Namespace) -> Any:
     if not cuda_dir:
         raise FixError(msg("fix.refuse.no_cuda_found"))
     return env.plan_cuda_path(host, cuda_dir, system=args.system, conda_env=args.conda_env)
+
+
+def cmd_packages(args: argparse.Namespace, lang: str) -> int:
+    """``fix tensorflow``: the pip/conda commands for the chosen environment, shown, run with
+    live output (Ctrl-C stops the whole process tree), then the tensorflow layer checked
+    again. 0: installed and the layer is ok; 1: installed, the layer still sees a problem; 2:
+    refused, failed or cancelled."""
+    from wizard.core.fixes import packages
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import LocalHost
+    from wizard.core.messages import msg
+
+    host = LocalHost()
+    try:
+        plan = packages.plan_tensorflow(host, python=args.python, tensorflow=args.tf)
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    for line in plan.lines(lang):
+        print(line)
+    if args.dry_run:
+        _say(msg("fix.cli.dry_run"), lang)
+        return EXIT_OK
+    if not _confirm(msg("fix.cli.confirm"), lang, args.yes):
+        return _refuse(msg("fix.cli.declined"), lang)
+    try:
+        result = packages.run_plan(host, plan, on_line=lambda text: print(text, flush=True))
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    except KeyboardInterrupt:
+        return _refuse(msg("installs.run.cancelled", command=plan.commands[0].text()), lang)
+    _say(result.message, lang, None if result.ok else sys.stderr)
+    if result.go_back:
+        _say(msg("installs.cli.go_back"), lang)
+        for command in result.go_back:
+            print("  " + command)
+    _say(msg("installs.cli.record", folder=result.record), lang)
+    if not result.ok:
+        return EXIT_REFUSED
+    if args.no_recheck:
+        return EXIT_OK
+    return _recheck_layer(lambda: packages.recheck(host, plan), "tensorflow", lang)
+
+
+def _recheck_layer(run: Callable[[], Any], layer: str, lang: str) -> int:
+    """A layer checked again after a fix that ran a program: 0 when it is ok now, else 1."""
+    from wizard.core import report
+    from wizard.core.messages import msg
+
+    try:
+        result = run()
+    except Exception as exc:  # the run is done; a failing re-check must not hide that
+        _say(msg("fix.cli.recheck_failed", reason=f"{type(exc).__name__}: {exc}"), lang)
+        return EXIT_UNVERIFIED
+    _say(msg("fix.cli.recheck", layer=report.layer_name(layer, lang),
+             status=report.status_word(result.status, lang),
+             summary=result.summary_text(lang)), lang)
+    return EXIT_OK if result.status == "ok" else EXIT_UNVERIFIED
 
 
 def _default_cuda(host: Any) -> Optional[str]:

@@ -4,6 +4,7 @@ GUI can offer "Fix it" where a builder exists. Each builder takes the host, the 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Optional
 
 from wizard.core.fixes.cudnn import CudnnRequest, plan_cudnn, plan_zlibwapi
@@ -51,3 +52,35 @@ ACTIONS: dict[str, Builder] = {
 def builder(action: Optional[str]) -> Optional[Builder]:
     """The plan builder of a finding's action; None when the wizard has no fix for it."""
     return ACTIONS.get(action or "")
+
+
+# -- fixes that run a program (pip, conda, NVIDIA's installer) --------------------------------
+# Not journaled file changes: their plan is a PackagePlan (wizard.core.fixes.packages), run by
+# packages.run_plan with live output lines and cancel, then the layer checked again.
+
+def _pip_install(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Any:
+    """A TensorFlow install: the whole plan for this machine (conflicts out, conda's CUDA, a
+    new environment for a Python too new); any other pip line (``numpy<2``, a PyTorch wheel):
+    exactly that line, with the environment's interpreter."""
+    from wizard.core.fixes import packages
+
+    python = given.get("python") or params.get("python")
+    command = params.get("command") or ""
+    try:
+        _, args = packages.parse_pip_command(host, command)
+    except ValueError:
+        args = ["install", "tensorflow"]
+    if given.get("tensorflow") or any(re.match(r"(tensorflow|tf-nightly)", a) for a in args[1:]):
+        return packages.plan_tensorflow(host, python=python, tensorflow=given.get("tensorflow"),
+                                        cancelled=given.get("cancelled"))
+    return packages.plan_command(host, command)
+
+
+RUNS: dict[str, Builder] = {
+    "pip_install": _pip_install,
+}
+
+
+def run_builder(action: Optional[str]) -> Optional[Builder]:
+    """The builder of a fix that runs a program, by a finding's action; None when none."""
+    return RUNS.get(action or "")

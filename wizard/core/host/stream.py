@@ -72,7 +72,11 @@ def run_streaming(
                               name="stream-reader")
     reader.start()
     kept = _Tail()
-    stop = _wait(process, lines, kept, on_line, cancelled, timeout)
+    try:
+        stop = _wait(process, lines, kept, on_line, cancelled, timeout)
+    except BaseException:  # Ctrl-C, or on_line raised: never leave the tree running
+        kill_tree(process)
+        raise
     if stop:
         kill_tree(process)
     with contextlib.suppress(subprocess.TimeoutExpired):
