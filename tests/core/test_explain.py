@@ -30,6 +30,11 @@ AMBIGUOUS = {
     # the same text as e038 (labelled driver_too_old). Only the thread (nvidia-docker) tells a
     # container; explain ranks driver_too_old first and the container cause second.
     "e064": "same text as e038; only the thread says it ran in a container",
+    # "ImportError: libcublas.so.10.0: cannot open shared object file" with CUDA 9.0 installed:
+    # the thread's answer is a version mismatch ("each TensorFlow binary has to work with the
+    # version of cuda it was built with"), and the corpus labels the same shape so (t034, t035
+    # in the development part); explain ranks cuda_version_mismatch first, this label second.
+    "e035": "TF 1.x import of a versioned CUDA library: the corpus labels it a version mismatch",
 }
 
 
@@ -393,7 +398,7 @@ def test_library_versions(file: str, expected: dict) -> None:
         ("Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found",
          "cudart_missing", "cudart64_101.dll"),
         ("ImportError: libcublas.so.10.0: cannot open shared object file: No such file",
-         "cuda_lib_other_missing", "libcublas.so.10.0"),
+         "cuda_version_mismatch", "libcublas.so.10.0"),
         ("Could not load dynamic library 'cusolver64_10.dll'; dlerror: cusolver64_10.dll not found",
          "cuda_lib_other_missing", "cusolver64_10.dll"),
         ("Couldn't open CUDA library libcudnn.so. LD_LIBRARY_PATH: /usr/local/cuda/lib64",

@@ -49,12 +49,15 @@ CODES: dict[str, Code] = {
     "cudnn_handle_oom": Code("tensorflow"),
     "operation_not_supported": Code("tensorflow"),
     "cuda_visible_devices_misconfigured": Code("tensorflow"),
+    "gpu_index_out_of_range": Code("tensorflow"),
     "windows_dll_dependency_missing": Code("tensorflow"),
     "numa_or_harmless_warning": Code("tensorflow"),
     "check_failed": Code("tensorflow"),
     "probe_failed": Code("tensorflow"),
     "python_32bit": Code("tensorflow"),
     "gpu_computation_failed": Code("tensorflow"),
+    "tensorflow_without_cuda_wheels": Code("tensorflow"),
+    "gpu_not_used_unknown_cause": Code("tensorflow"),
 }
 
 

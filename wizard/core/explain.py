@@ -1201,6 +1201,7 @@ _HARMLESS_KINDS = {
     "cuBLAS/cuDNN/cuFFT factory": "explain.kind.factory",
     "cudart hint": "explain.kind.cudart_hint",
     "XLA/executor notes": "explain.kind.xla_notes",
+    "ldconfig symlink": "explain.kind.ldconfig_symlink",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
