@@ -3,6 +3,7 @@ fallback, compute capability against the target, and the "no GPU" cases."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Optional
 
 import pytest
@@ -315,3 +316,61 @@ def test_no_compute_capability_verdict_for_a_target_without_gpu_build() -> None:
     assert result.facts["min_compute_capability"] is None
     assert result.findings == []
 
+
+
+# -- this machine's case: no NVIDIA driver, live -----------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the POSIX PATH lookup of LocalHost.run")
+def test_live_gpu_and_driver_layers_without_a_driver_start_nothing(monkeypatch, tmp_path) -> None:
+    """On a Linux machine without an NVIDIA driver the gpu and driver layers load no NVML
+    binding and start no process (``nvidia-smi`` is not there to start): the slow paths that
+    made the gpu layer most of a check's time (pynvml's import, a fork per missing program)."""
+    import ctypes
+    import subprocess
+
+    from wizard.core.host import LocalHost
+    from wizard.core.host import nvml as nvml_query
+    from wizard.core.layers import driver
+
+    started: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    class CountingPopen(real_popen):  # type: ignore[misc, valid-type]
+        def __init__(self, args, *rest, **kwargs) -> None:
+            started.append(list(args))
+            super().__init__(args, *rest, **kwargs)
+
+    imports: list[int] = []
+
+    def no_library(name: str, *args, **kwargs):
+        raise OSError(f"{name}: cannot open shared object file")
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no nvidia-smi, no nvidia-modprobe
+    monkeypatch.setattr(subprocess, "Popen", CountingPopen)
+    monkeypatch.setattr(ctypes, "CDLL", no_library)
+    monkeypatch.delitem(sys.modules, "pynvml", raising=False)
+    monkeypatch.setattr(nvml_query, "_import_pynvml", lambda: imports.append(1))
+    host = LocalHost()
+    target = knowledge.choose_target(host.platform.os_kind)
+    ctx = CheckContext(host=host, target=target)
+    ctx.results["gpu"] = gpu.check(ctx)
+    ctx.results["driver"] = driver.check(ctx)
+    assert started == []
+    assert imports == []
+    assert ctx.nvml()["error"] == "library_not_found"
+    smi = gpu.inventory(ctx).smi
+    assert smi is not None and smi.status == "not_found"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX exec semantics")
+def test_not_on_path_answers_only_for_a_missing_bare_name(tmp_path) -> None:
+    from wizard.core.host.local import LocalHost, not_on_path
+
+    env = {"PATH": str(tmp_path)}
+    assert not_on_path("nvidia-smi", env)
+    assert not not_on_path("/usr/bin/nvidia-smi", env)  # a path: exec decides
+    (tmp_path / "nvidia-smi").write_text("not executable")
+    assert not not_on_path("nvidia-smi", env)  # exec's PermissionError keeps its text
+    result = LocalHost().run(["gpu-wizard-no-such-program-13"])
+    assert result.not_found and result.returncode is None and result.stderr == ""

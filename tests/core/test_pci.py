@@ -179,3 +179,74 @@ def test_every_windows_problem_has_a_message_in_the_same_english(number: int) ->
     message_id = f"driver.device_problem.code_{number}"
     assert messages.template(message_id) == pci.windows_problem(number)
     assert messages.template(message_id, "zh_CN") != messages.template(message_id)
+
+
+def _line_by_line(text: str, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The reading parse_pci_ids replaced (every line in turn), as the oracle."""
+    vendors = {v for v, _ in wanted}
+    names: dict[tuple[str, str], str] = {}
+    vendor, label = None, ""
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("C "):
+            break
+        if not line.startswith("\t"):
+            vendor, label = line[:4].lower(), pci.VENDOR_NAMES.get(line[:4].lower(),
+                                                                  line[4:].strip())
+            continue
+        if vendor in vendors and not line.startswith("\t\t") and (vendor, line[1:5].lower()) \
+                in wanted:
+            names[(vendor, line[1:5].lower())] = f"{label} {line[5:].strip()}"
+    return names
+
+
+def _generated_pci_ids(seed: int) -> tuple[str, list[tuple[str, str]]]:
+    import random
+
+    rng = random.Random(seed)
+    lines, pairs = ["# pci.ids, generated", ""], []
+    for vendor in sorted(rng.sample(range(0x10000), 60)):
+        v = f"{vendor:04x}"
+        lines.append(f"{v}  Vendor {v}")
+        for device in sorted(rng.sample(range(0x10000), rng.randint(0, 8))):
+            d = f"{device:04x}"
+            pairs.append((v, d))
+            lines.append(f"\t{d}  Device {d} of {v}")
+            if rng.random() < 0.3:
+                lines.append(f"\t\t{v} {d}  subsystem (ignored)")
+            if rng.random() < 0.1:
+                lines.append(rng.choice(["# a comment inside a block", ""]))
+    lines += ["C 03  Display controller", "\t00  VGA compatible controller",
+              "\t\t00  VGA controller", "C 04  Multimedia controller"]
+    return "\n".join(lines) + "\n", pairs
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_parse_pci_ids_reads_the_wanted_blocks_as_a_line_by_line_reading_would(seed) -> None:
+    import random
+
+    text, pairs = _generated_pci_ids(seed)
+    rng = random.Random(seed)
+    for _ in range(40):
+        wanted = set(rng.sample(pairs, rng.randint(1, 4)))
+        wanted.add((f"{rng.randrange(0x10000):04x}", f"{rng.randrange(0x10000):04x}"))
+        wanted.add(("10de", "24a0"))  # a known vendor (its short name)
+        names = pci.parse_pci_ids(text, wanted)
+        assert names == _line_by_line(text, wanted)
+        assert names.keys() <= wanted
+    every = set(pairs)
+    assert pci.parse_pci_ids(text, every) == _line_by_line(text, every)
+    assert len(pci.parse_pci_ids(text, every)) == len(every)
+
+
+@pytest.mark.parametrize("text", [
+    PCI_IDS.replace("\n", "\r\n"),
+    "C 03  Display controller\n10de  NVIDIA Corporation\n\t24a0  after the classes\n",
+    "10de  NVIDIA Corporation\n\t24a0  GA104M [no final newline]",
+    "10DE  NVIDIA Corporation\n\t24A0  GA104M [upper case]\n",
+    "",
+])
+def test_parse_pci_ids_edge_cases_match_a_line_by_line_reading(text: str) -> None:
+    wanted = {("10de", "24a0"), ("8086", "9a49")}
+    assert pci.parse_pci_ids(text, wanted) == _line_by_line(text, wanted)

@@ -55,6 +55,20 @@ def _os_release_name() -> Optional[str]:
     return f"{name} {version}".strip() or None
 
 
+def not_on_path(program: str, env: Optional[dict[str, str]] = None) -> bool:
+    """True when starting ``program`` could only fail with "not found": a bare name (POSIX) that
+    no folder of the child's PATH holds. The answer ``run`` would give after a fork and a failed
+    exec (``nvidia-smi`` on a machine without an NVIDIA driver), without starting a process.
+
+    False on Windows (CreateProcess also looks in the program's and the system folders) and
+    whenever something of that name exists: exec decides then (a file it may not run is a
+    ``PermissionError`` with its text)."""
+    if sys.platform == "win32" or os.sep in program or (os.altsep and os.altsep in program):
+        return False
+    folders = os.get_exec_path(child_environment() if env is None else env)
+    return not any(os.path.exists(os.path.join(folder, program)) for folder in folders)
+
+
 class LocalHost(Host):
     """The real machine this process runs on."""
 
@@ -181,6 +195,8 @@ class LocalHost(Host):
 
     def run(self, argv: list[str], timeout: float = DEFAULT_TIMEOUT) -> CommandResult:
         program = shutil.which(argv[0]) or argv[0]
+        if program == argv[0] and not_on_path(program):
+            return CommandResult(tuple(argv), None, not_found=True)
         kwargs: dict[str, Any] = {}
         if sys.platform == "win32":
             kwargs["creationflags"] = getattr(subprocess, "CREATE_NO_WINDOW", 0)

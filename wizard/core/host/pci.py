@@ -168,26 +168,47 @@ def pci_ids_names(host: Host, wanted: set[tuple[str, str]], root: str = "") -> d
 
 
 def parse_pci_ids(text: str, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    vendors = {v for v, _ in wanted}
+    """The names of ``wanted`` in a pci.ids text: only the blocks of the wanted vendors are read.
+
+    The file has about 37,000 lines (1.3 MB); going through all of them took ~10 ms, every
+    check on any Linux machine with a display device. A vendor's block starts at a line that
+    begins with its id (device lines start with a tab, comments with ``#``) and ends at the next
+    line that starts with neither; the device classes (``C ...``) follow the vendors."""
     names: dict[tuple[str, str], str] = {}
-    vendor: Optional[str] = None
-    vendor_label = ""
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("C "):  # the device-class section follows the vendors
-            break
-        if not line.startswith("\t"):
-            vendor = line[:4].lower()
-            full = line[4:].strip()
-            vendor_label = VENDOR_NAMES.get(vendor, full)
-            continue
-        if vendor not in vendors or line.startswith("\t\t"):
-            continue
-        device = line[1:5].lower()
-        if (vendor, device) in wanted:
-            names[(vendor, device)] = f"{vendor_label} {line[5:].strip()}"
+    classes = ("\n" + text).find("\nC ")
+    end = classes if classes >= 0 else len(text)
+    for vendor in sorted({v for v, _ in wanted}):
+        for line_start in _vendor_lines(text, vendor, end):
+            next_line = text.find("\n", line_start, end) + 1 or end
+            block_end = _NOT_IN_BLOCK.search(text, next_line - 1, end) if next_line < end else None
+            lines = text[line_start:block_end.start() + 1 if block_end else end].splitlines()
+            vendor_label = VENDOR_NAMES.get(vendor, lines[0][4:].strip())
+            for line in lines[1:]:
+                if not line.startswith("\t") or line.startswith("\t\t"):
+                    continue  # an empty line, a comment, a subsystem
+                device = line[1:5].lower()
+                if (vendor, device) in wanted:
+                    names[(vendor, device)] = f"{vendor_label} {line[5:].strip()}"
     return names
+
+
+_NOT_IN_BLOCK = re.compile(r"\n[^\t#\r\n]")
+"""The next line that is not a device, subsystem, comment or empty line: a vendor or a class
+(a literal first character, so ``re`` scans for it fast; a ``^`` pattern tries every position)."""
+
+
+def _vendor_lines(text: str, vendor: str, end: int) -> list[int]:
+    """Where the lines of ``vendor`` (4 lowercase hex digits; the file's are lowercase, an
+    uppercase id is found too) start, before ``end``."""
+    found = []
+    for spelling in dict.fromkeys((vendor, vendor.upper())):
+        if text.startswith(spelling):
+            found.append(0)
+        position = text.find("\n" + spelling, 0, end)
+        while position >= 0:
+            found.append(position + 1)
+            position = text.find("\n" + spelling, position + 1, end)
+    return sorted(found)
 
 
 # -- Windows ---------------------------------------------------------------------------------
