@@ -87,3 +87,46 @@ def cmd_download(args: argparse.Namespace, lang: str) -> int:
     if not args.sha256:
         print(render(msg("download.cli.unverified"), lang))
     return EXIT_OK
+
+
+def fetch_cudnn_archive(host: Any, args: argparse.Namespace, lang: str) -> Any:
+    """``fix cudnn --download``: show what is downloaded, ask, fetch into the cache and set
+    ``args.archive`` to it. None to go on to the install plan; an exit status to stop."""
+    import os
+
+    from wizard import fixcli
+    from wizard.core.fixes import cudnn_download
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.messages import msg
+
+    try:
+        tf, needed = fixcli._target(host, args.tf, args.python)
+        dest = args.cuda_dir or args.dest or fixcli._default_cuda(host)
+        if not dest:
+            raise FixError(msg("fix.refuse.no_cuda_found"))
+        plan = cudnn_download.download_plan(
+            host, {"dest": os.path.abspath(dest), "cudnn": needed},
+            {"tensorflow": tf, "toolkit": not args.dest, "force": args.force,
+             "allow_hosts": [h.lower() for h in args.allow_host]})
+    except FixError as exc:
+        return fixcli._refuse(exc.message, lang)
+    for line in plan.lines(lang):
+        print(line)
+    if args.dry_run and not plan.cached:
+        fixcli._say(msg("fix.cli.dry_run"), lang)
+        return fixcli.EXIT_OK
+    if not plan.cached and not fixcli._confirm(msg("download.cli.confirm"), lang, args.yes):
+        return fixcli._refuse(msg("fix.cli.declined"), lang)
+    try:
+        path = cudnn_download.fetch(host, plan, progress_printer(lang))
+    except FixError as exc:
+        return fixcli._refuse(exc.message, lang)
+    except KeyboardInterrupt:
+        from wizard.core import downloads
+
+        return fixcli._refuse(msg("download.cancelled", url=plan.url, file=plan.path,
+                                  part=downloads.part_path(plan.path)), lang)
+    clear_line()
+    fixcli._say(msg("download.cli.downloaded", path=path), lang)
+    args.archive = path
+    return None

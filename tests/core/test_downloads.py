@@ -91,6 +91,7 @@ def test_wrong_checksum_leaves_nothing_under_the_final_name(server, tmp_path: Pa
     assert caught.value.message.params["actual"] == SHA
     assert not Path(request.dest).exists()
     assert not Path(request.dest + ".part").exists()
+    assert not Path(request.dest + ".part.json").exists()
 
 
 def test_md5_and_size_checks(server, tmp_path: Path) -> None:
@@ -179,7 +180,7 @@ def test_plain_http_needs_the_loopback_allowed_explicitly(server, tmp_path: Path
     server.routes["/f.zip"] = dl_server.Route(BODY)
     with pytest.raises(DownloadError) as caught:
         downloads.download(_request(server, tmp_path), options=_options(allow_hosts=()))
-    assert caught.value.message.id == "download.error.scheme"
+    assert caught.value.message.id == "download.error.host"  # "--allow-host 127.0.0.1"
     assert server.requests == []
     downloads.check_url("https://developer.download.nvidia.com/compute/redist/x.zip")
     downloads.check_url("https://mirror.example.org/x.zip", ("mirror.example.org",))
@@ -233,3 +234,146 @@ def test_download_command(server, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert cli.main(["download", "https://example.org/x.zip", "-o", str(tmp_path / "x")]) == 2
     assert "--allow-host example.org" in capsys.readouterr().err
     assert cli.main([*base, "--sha256", "xyz"]) == 2
+
+
+# --- fix cudnn --download -------------------------------------------------------------------
+
+def _cudnn_finding(host):
+    from wizard.core.diagnose import run_check
+
+    report = run_check(host)
+    for layer in report.layers:
+        for finding in layer.findings:
+            if finding.fix and finding.fix.action == "install_cudnn":
+                return finding
+    raise AssertionError("no install_cudnn finding")
+
+
+def test_download_plan_on_a_recorded_windows_machine_is_plan_only(
+        profiles_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wizard.core.fixes import cudnn_download
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import ReplayHost
+
+    monkeypatch.setenv(downloads.CACHE_ENV, str(tmp_path / "cache"))
+    host = ReplayHost.from_file(profiles_dir / "win-tf210-cudnn-never-copied.json")
+    finding = _cudnn_finding(host)
+    plan = cudnn_download.download_plan(host, finding.fix.action_params)
+    assert plan.archive.file == "cudnn-11.2-windows-x64-v8.1.0.77.zip"  # TF 2.10: 8.1 for 11.2
+    assert plan.url.startswith("https://developer.download.nvidia.com/compute/redist/cudnn/")
+    assert plan.cuda and plan.cuda.startswith("11.2") and not plan.cached
+    text = "\n".join(plan.lines("en"))
+    assert plan.url in text and "sha256" in text and "Demo mode" in text
+    assert "NVIDIA" in "\n".join(plan.lines("zh_CN"))
+    data = plan.to_dict()
+    assert data["verified_by"] == "sha256" and data["archive"]["sha256"] == plan.archive.sha256
+    with pytest.raises(FixError) as refused:
+        cudnn_download.fetch(host, plan)
+    assert refused.value.message.id == "fix.demo_mode"
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.fixture
+def served_cudnn(server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """NVIDIA's cuDNN 8.1.1 tgz path on the local server, holding a test archive whose sha256
+    the redist table is told; downloads redirected there, into a temporary cache."""
+    import copy
+
+    import fix_archives as fa
+
+    from wizard.core.knowledge import redist
+
+    noise = os.urandom(300_000)  # incompressible: the drop halfway leaves whole chunks behind
+    archive = fa.linux_tar(tmp_path, "8.1.1.33", cuda=11, extra=(
+        ("cudnn-linux-x86_64-8.1.1.33_cuda11-archive/NOTICE.bin", noise, "file"),))
+    body = archive.read_bytes()
+    real = redist.redist_data()
+    row = next(r for r in real["cudnn"] if r["file"] == "cudnn-11.2-linux-x64-v8.1.1.33.tgz")
+    table = copy.deepcopy(real)
+    for r in table["cudnn"]:
+        if r["file"] == row["file"]:
+            r["sha256"] = hashlib.sha256(body).hexdigest()
+    monkeypatch.setattr(redist, "redist_data", lambda: table)
+    path = row["url"][len(redist.NVIDIA_BASE):]
+    server.routes[path] = dl_server.Route(body, drop_after=len(body) // 2)
+    monkeypatch.setenv(redist.BASE_ENV, server.url(""))
+    monkeypatch.setenv(downloads.CACHE_ENV, str(tmp_path / "cache"))
+    return path
+
+
+@pytest.mark.usefixtures("fix_state")
+def test_fix_cudnn_download_end_to_end(server, served_cudnn: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import fix_archives as fa
+
+    from wizard import cli
+
+    cuda = fa.cuda_tree(tmp_path / "cuda-11.2")
+    before = fa.tree_hash(cuda)
+    argv = ["fix", "cudnn", "--download", "--cuda-dir", str(cuda), "--tf", "2.10",
+            "--allow-host", "127.0.0.1", "--no-recheck", "--lang", "en"]
+    assert cli.main([*argv, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert server.url(served_cudnn) in out and "sha256" in out
+    assert server.hits(served_cudnn) == []  # a dry run downloads nothing
+
+    assert cli.main([*argv, "--yes"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "Downloaded and verified" in out and "Install cuDNN 8.1.1" in out
+    assert len(server.hits(served_cudnn)) == 2  # dropped halfway, resumed with Range
+    assert server.hits(served_cudnn)[1]["range"]
+    assert os.readlink(cuda / "lib64" / "libcudnn.so.8") == "libcudnn.so.8.1.1"
+    assert fa.tree_hash(cuda) != before
+
+    assert cli.main(["undo", "--yes"]) == 0
+    assert fa.tree_hash(cuda) == before
+    capsys.readouterr()
+    assert cli.main([*argv, "--yes"]) == 0  # again: the cached, verified archive
+    assert "Already downloaded and verified" in capsys.readouterr().out
+    assert len(server.hits(served_cudnn)) == 2
+
+
+@pytest.mark.usefixtures("fix_state")
+def test_fix_cudnn_download_with_a_wrong_archive_installs_nothing(
+        server, served_cudnn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import fix_archives as fa
+
+    from wizard import cli
+
+    server.routes[served_cudnn] = dl_server.Route(b"not the archive the table names")
+    cuda = fa.cuda_tree(tmp_path / "cuda-11.2")
+    before = fa.tree_hash(cuda)
+    code = cli.main(["fix", "cudnn", "--download", "--cuda-dir", str(cuda), "--tf", "2.10",
+                     "--allow-host", "127.0.0.1", "--yes", "--lang", "en"])
+    assert code == 2
+    assert "does not match its checksum" in capsys.readouterr().err
+    assert fa.tree_hash(cuda) == before
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
+def test_fix_cudnn_download_without_the_host_allowed_is_refused(
+        server, served_cudnn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        fix_state: Path) -> None:
+    import fix_archives as fa
+
+    from wizard import cli
+
+    cuda = fa.cuda_tree(tmp_path / "cuda-11.2")
+    code = cli.main(["fix", "cudnn", "--download", "--cuda-dir", str(cuda), "--tf", "2.10",
+                     "--yes", "--lang", "en"])
+    assert code == 2 and "--allow-host 127.0.0.1" in capsys.readouterr().err
+    assert server.requests == []
+
+
+def test_no_archive_known_is_one_line_with_the_next_step(tmp_path: Path) -> None:
+    import fix_archives as fa
+
+    from wizard.core.fixes import cudnn_download
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import LocalHost
+
+    cuda = fa.cuda_tree(tmp_path / "cuda", version="11.2.0")
+    with pytest.raises(FixError) as refused:
+        cudnn_download.download_plan(LocalHost(), {"dest": str(cuda), "cudnn": "9.3"})
+    text = render(refused.value.message, "en")
+    assert "cuDNN 9.3 for CUDA 11.2" in text and "--archive FILE" in text

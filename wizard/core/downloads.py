@@ -203,7 +203,7 @@ def check_url(url: str, allow_hosts: tuple[str, ...] = (), redirected_from: str 
     if redirected_from:
         raise DownloadError(msg("download.error.redirect_host", url=origin, target=url,
                                 host=host))
-    if parts.scheme == "http":
+    if parts.scheme == "http" and not is_loopback(host):
         raise DownloadError(msg("download.error.scheme", url=url))
     raise DownloadError(msg("download.error.host", url=url, host=host))
 
@@ -341,6 +341,7 @@ def _download(session: Any, request: Request, progress: ProgressFn, cancelled: C
     problem = verify(request, part, cancelled)
     if problem is not None:
         _remove(part)
+        _remove(_meta_path(part))
         raise DownloadError(problem)
     try:
         os.replace(part, request.dest)
