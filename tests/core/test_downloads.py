@@ -377,3 +377,26 @@ def test_no_archive_known_is_one_line_with_the_next_step(tmp_path: Path) -> None
         cudnn_download.download_plan(LocalHost(), {"dest": str(cuda), "cudnn": "9.3"})
     text = render(refused.value.message, "en")
     assert "cuDNN 9.3 for CUDA 11.2" in text and "--archive FILE" in text
+
+
+def test_ctrl_c_cancels_the_download_command_cleanly(server, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from wizard import cli, dlcli
+
+    server.routes["/f.zip"] = dl_server.Route(BODY)
+
+    def interrupting(lang: str):
+        def show(p: downloads.Progress) -> None:
+            if p.done >= 100_000:
+                raise KeyboardInterrupt
+
+        return show
+
+    monkeypatch.setattr(dlcli, "progress_printer", interrupting)
+    out = tmp_path / "f.zip"
+    code = cli.main(["download", server.url("/f.zip"), "-o", str(out), "--sha256", SHA,
+                     "--allow-host", "127.0.0.1", "--lang", "en"])
+    assert code == 2
+    assert "cancelled: nothing was saved" in capsys.readouterr().err
+    assert not out.exists() and Path(str(out) + ".part").stat().st_size >= 100_000
