@@ -11,8 +11,10 @@ Two tables of milliseconds per step (environment choice and each layer, from
   with this machine's Python environments probed as usual, and without them (the environment
   step answers "none found" without looking; the rest of the check is unchanged). ``python``
   is the interpreter's own start, ``imports`` the wizard's modules and the CLI up to the check,
-  ``report`` the JSON and the rest of ``main``, ``total`` the whole process as the shell sees
-  it (so also its exit).
+  ``rest`` the check's own work between the steps (the target, the log's reconciliation, the
+  report object), ``report`` the JSON and the rest of ``main``, ``exit`` the interpreter's
+  shutdown, ``total`` the whole process as the shell sees it, ``cpu`` the CPU time it used (with
+  the probes' processes; steadier than the wall clock on a busy machine).
 
 The children write and read bytecode in a cache folder of their own, as an installed copy has
 it, even where the shell sets PYTHONDONTWRITEBYTECODE (else every process compiles every module).
@@ -45,7 +47,7 @@ DEFAULT_PROFILES = [
     "wsl2-healthy",
 ]
 STEPS = ("environment", *LAYERS)
-COLD_STEPS = ("python", "imports", *STEPS, "layers", "report", "total")
+COLD_STEPS = ("python", "imports", *STEPS, "layers", "rest", "report", "exit", "total", "cpu")
 
 
 def measure(make_host: Callable[[], Any], repeat: int) -> dict[str, float]:
@@ -88,17 +90,20 @@ def child(no_envs: bool, out: str) -> int:
         finally:
             seen.update(options.timings)
             seen["checked"] = time.perf_counter() - started
+            seen["rest"] = seen["checked"] - seen["imports"] - sum(options.timings.values())
 
     diagnose.run_check = timed_run_check
     if no_envs:
         diagnose.choose_environment = lambda *a, **k: (None, None, msg("target.env.none_found"))
     with open(os.devnull, "w", encoding="utf-8") as sink:
         saved, sys.stdout = sys.stdout, sink
+        sys.argv = ["gpu-wizard", "check", "--json"]
         try:
-            cli.main(["check", "--json"])
+            cli.main()  # as the console script calls it (argv from sys.argv)
         finally:
             sys.stdout = saved
     seen["report"] = time.perf_counter() - started - seen.pop("checked")
+    seen["left"] = time.time()
     Path(out).write_text(json.dumps(seen), encoding="utf-8")
     return 0
 
@@ -108,6 +113,23 @@ def child_environment(cache: str) -> dict[str, str]:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = cache
     return env
+
+
+def run_child(argv: list[str], env: dict[str, str]) -> float:
+    """Run one child; its CPU seconds (user + system, its own children included: the probes),
+    which the other helpers and builds sharing a machine disturb less than the wall clock."""
+    import subprocess
+
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, env=env)
+    if not hasattr(os, "wait4"):  # Windows: no rusage
+        if process.wait() != 0:
+            raise SystemExit(f"check_speed: the child failed ({process.returncode})")
+        return 0.0
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"check_speed: the child failed ({process.returncode})")
+    return usage.ru_utime + usage.ru_stime
 
 
 def measure_cold(no_envs: bool, repeat: int) -> dict[str, float]:
@@ -128,11 +150,13 @@ def measure_cold(no_envs: bool, repeat: int) -> dict[str, float]:
         subprocess.run(argv, check=True, stdin=subprocess.DEVNULL, env=env)
         for _ in range(repeat):
             spawned, started = time.time(), time.perf_counter()
-            subprocess.run(argv, check=True, stdin=subprocess.DEVNULL, env=env)
+            runs["cpu"].append(run_child(argv, env))
             runs["total"].append(time.perf_counter() - started)
+            ended = time.time()
             seen = json.loads(out.read_text(encoding="utf-8"))
             runs["python"].append(max(0.0, seen["entered"] - spawned))
-            for step in ("imports", *STEPS, "report"):
+            runs["exit"].append(max(0.0, ended - seen["left"]))
+            for step in ("imports", *STEPS, "rest", "report"):
                 runs[step].append(seen.get(step, 0.0))
             runs["layers"].append(sum(seen.get(step, 0.0) for step in LAYERS))
     finally:
