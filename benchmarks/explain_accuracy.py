@@ -67,9 +67,15 @@ def row_tf(row: dict) -> str | None:
     return found.group(0) if found else None
 
 
+def row_log(row: dict) -> str:
+    """The row's log as a text (a log given as a list of lines is joined)."""
+    log = row.get("log") or ""
+    return "\n".join(map(str, log)) if isinstance(log, list) else str(log)
+
+
 def ranked(row: dict) -> list[str]:
     """The codes explain ranks for a row, most likely first."""
-    return [f.code for f in explain_log(row["log"], row_os(row), tf_version=row_tf(row))]
+    return [f.code for f in explain_log(row_log(row), row_os(row), tf_version=row_tf(row))]
 
 
 @dataclass

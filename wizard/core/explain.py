@@ -102,6 +102,9 @@ class Signature:
     params_from: tuple[str, ...]
     followed_by: Optional[FollowedBy]
     group: Optional[str]
+    differ: tuple[str, ...]
+    """Facts whose ``version`` values must all be known and not all the same (the libcuda
+    version against the kernel module's)."""
     fix: dict[str, Any]
     source: str
 
@@ -177,6 +180,7 @@ def _signature(raw: dict[str, Any]) -> Signature:
         params_from=tuple(raw.get("params_from", ())),
         followed_by=follow,
         group=raw.get("group"),
+        differ=tuple(raw.get("differ", ())),
         fix=dict(raw.get("fix", {})),
         source=raw.get("source", ""),
     )
@@ -511,7 +515,25 @@ def _allowed(sig: Signature, facts: dict[str, _Hit], codes: set[str], os_kind: O
         _holds(n, facts, codes, os_kind, any_finding) for n in sig.requires_any
     ):
         return False
+    if sig.differ and not _versions_differ(sig.differ, facts):
+        return False
     return not any(_holds(n, facts, codes, os_kind, any_finding) for n in sig.unless)
+
+
+def _versions_differ(names: tuple[str, ...], facts: dict[str, _Hit]) -> bool:
+    """True when every fact named shows a ``version`` and they are not all the same
+    (``384.111.0`` against ``384.90``; trailing ``.0`` parts do not count)."""
+    versions = set()
+    for name in names:
+        hit = facts.get(name)
+        value = hit.groups.get("version") if hit else None
+        if not value:
+            return False
+        parts = value.strip().split(".")
+        while len(parts) > 2 and parts[-1] == "0":
+            parts.pop()
+        versions.add(".".join(parts))
+    return len(versions) > 1
 
 
 def _family_of(file: str, tab: Table) -> Optional[LibraryFamily]:
