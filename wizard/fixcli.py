@@ -81,6 +81,23 @@ def add_parsers(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
                             help="do not check the TensorFlow layer again afterwards")
     common(tensorflow)
 
+    cuda = kinds.add_parser(
+        "cuda", help="install the CUDA Toolkit the target needs with NVIDIA's local installer: "
+                     "silent, toolkit components only, never the display driver (Windows); on "
+                     "Linux and WSL2 it names the route (pip wheels or the distribution package)")
+    cuda.add_argument("--download", action="store_true",
+                      help="download NVIDIA's installer (checked against its sha256; cached)")
+    cuda.add_argument("--installer", metavar="FILE", help="use this installer, download nothing")
+    cuda.add_argument("--cuda", metavar="X.Y", help="the CUDA version (default: the target's)")
+    cuda.add_argument("--tf", metavar="VERSION", help="the TensorFlow that must load it")
+    cuda.add_argument("--python", metavar="EXE",
+                      help="the Python environment whose TensorFlow must load it (as check)")
+    cuda.add_argument("--allow-host", action="append", default=[], metavar="HOST",
+                      help="also allow downloads from HOST (a mirror)")
+    cuda.add_argument("--no-recheck", action="store_true",
+                      help="do not check the CUDA layer again afterwards")
+    common(cuda)
+
     apply_plan = kinds.add_parser("apply-plan", help="apply a saved plan (what the elevated "
                                                      "copy of the wizard runs)")
     apply_plan.add_argument("plan_file", metavar="FILE")
@@ -159,6 +176,8 @@ def cmd_fix(args: argparse.Namespace, lang: str) -> int:
         return status
     if args.fix_command == "tensorflow":
         return cmd_packages(args, lang)
+    if args.fix_command == "cuda":
+        return cmd_cuda(args, lang)
     host = LocalHost()
     if args.fix_command == "cudnn" and args.download:
         from wizard import dlcli
@@ -241,6 +260,66 @@ def cmd_packages(args: argparse.Namespace, lang: str) -> int:
     if args.no_recheck:
         return EXIT_OK
     return _recheck_layer(lambda: packages.recheck(host, plan), "tensorflow", lang)
+
+
+def cmd_cuda(args: argparse.Namespace, lang: str) -> int:
+    """``fix cuda --download``: NVIDIA's installer fetched and verified, run silently with the
+    toolkit components only (one UAC prompt), the files checked, the cuda layer checked again.
+    0: installed and the layer is ok; 1: installed, not verified; 2: refused, failed or
+    cancelled (on Linux and WSL2: the route to take instead, nothing run)."""
+    from wizard.core.fixes import cuda_installer
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.host import LocalHost
+    from wizard.core.messages import msg
+
+    host = LocalHost()
+    try:
+        plan = cuda_installer.plan_cuda(
+            host, cuda=args.cuda, tensorflow=args.tf, python=args.python,
+            installer=os.path.abspath(args.installer) if args.installer else None,
+            allow_hosts=tuple(args.allow_host))
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    for line in plan.lines(lang):
+        print(line)
+    if args.dry_run:
+        _say(msg("fix.cli.dry_run"), lang)
+        return EXIT_OK
+    if not (args.download or args.installer):
+        return _refuse(msg("installs.cuda.needs_download"), lang)
+    if not _confirm(msg("fix.cli.confirm_admin"), lang, args.yes):
+        return _refuse(msg("fix.cli.declined"), lang)
+    try:
+        path = cuda_installer.fetch(host, plan, progress=_download_progress(lang))
+        result = cuda_installer.run_installer(host, plan, path,
+                                              on_line=lambda text: print(text, flush=True),
+                                              progress=_progress(lang))
+    except FixError as exc:
+        return _refuse(exc.message, lang)
+    except KeyboardInterrupt:
+        return _refuse(msg("installs.cuda.cancelled", command=plan.command), lang)
+    _say(result.message, lang, None if result.ok else sys.stderr)
+    if not result.ok:
+        return EXIT_REFUSED
+    ok, seen = cuda_installer.verify(host, plan)
+    _say(seen, lang)
+    if args.no_recheck:
+        return EXIT_OK if ok else EXIT_UNVERIFIED
+    status = _recheck_layer(lambda: cuda_installer.recheck(host, plan), "cuda", lang)
+    return status if ok else EXIT_UNVERIFIED
+
+
+def _download_progress(lang: str) -> Callable[[Any], None]:
+    """A download's percentage, speed and time left on the terminal (stderr, only a tty)."""
+    from wizard.core.downloads import describe_progress
+    from wizard.core.messages import render
+
+    def report(progress: Any) -> None:
+        if sys.stderr.isatty():
+            print("\r" + render(describe_progress(progress), lang)[:70].ljust(70), end="",
+                  file=sys.stderr, flush=True)
+
+    return report
 
 
 def _recheck_layer(run: Callable[[], Any], layer: str, lang: str) -> int:
