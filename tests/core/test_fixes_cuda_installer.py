@@ -258,3 +258,17 @@ def test_cli_on_linux_names_the_route_and_runs_nothing(fix_state: Path) -> None:
     assert result.returncode == 2, result.stderr
     assert "runs no NVIDIA .run installer" in result.stderr
     assert f'"{sys.executable}" -m pip install "tensorflow[and-cuda]==2.15.*"' in result.stderr
+
+
+def test_the_install_cuda_action_builds_the_plan_for_the_finding_cuda() -> None:
+    from wizard.core.fixes.registry import run_builder
+
+    build = run_builder("install_cuda")
+    assert build is not None
+    host = ReplayHost.from_file(PROFILES / "win-cuda-not-installed.json")
+    plan = build(host, {"cuda": "11.2"}, {})
+    assert plan.argv[1:] == ["-s", *COMPONENTS_112]
+    linux = ReplayHost.from_file(PROFILES / "linux-tf221-and-cuda-healthy.json")
+    with pytest.raises(FixError) as caught:
+        build(linux, {"cuda": "12.5"}, {})
+    assert caught.value.message.id == "installs.cuda.route_pip"

@@ -55,8 +55,10 @@ def builder(action: Optional[str]) -> Optional[Builder]:
 
 
 # -- fixes that run a program (pip, conda, NVIDIA's installer) --------------------------------
-# Not journaled file changes: their plan is a PackagePlan (wizard.core.fixes.packages), run by
-# packages.run_plan with live output lines and cancel, then the layer checked again.
+# Not journaled file changes. pip_install: a PackagePlan (wizard.core.fixes.packages), run by
+# packages.run_plan; install_cuda: a CudaPlan (wizard.core.fixes.cuda_installer), fetched by
+# cuda_installer.fetch and run by cuda_installer.run_installer; both with live output lines,
+# progress and cancel, then the layer checked again (packages.recheck, cuda_installer.recheck).
 
 def _pip_install(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Any:
     """A TensorFlow install: the whole plan for this machine (conflicts out, conda's CUDA, a
@@ -76,8 +78,21 @@ def _pip_install(host: Host, params: dict[str, Any], given: dict[str, Any]) -> A
     return packages.plan_command(host, command)
 
 
+def _install_cuda(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Any:
+    """NVIDIA's installer for the finding's CUDA (``given["installer"]``: a file at hand), a
+    ``CudaPlan``; on Linux and WSL2 FixError with the route to take instead."""
+    from wizard.core.fixes.cuda_installer import plan_cuda
+
+    return plan_cuda(host, cuda=given.get("cuda") or params.get("cuda"),
+                     tensorflow=given.get("tensorflow") or params.get("tensorflow"),
+                     python=given.get("python") or params.get("python"),
+                     installer=given.get("installer"),
+                     allow_hosts=tuple(given.get("allow_hosts") or ()))
+
+
 RUNS: dict[str, Builder] = {
     "pip_install": _pip_install,
+    "install_cuda": _install_cuda,
 }
 
 
