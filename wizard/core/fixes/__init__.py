@@ -7,4 +7,7 @@ through the Host with a journal and backups in the user state folder; ``undo`` p
 exact previous state; an unfinished journal (a crash mid-apply) is found at the next start and
 finished or rolled back. Plan builders: ``cudnn`` (an NVIDIA archive, zlibwapi.dll), ``env``
 (PATH, CUDA_PATH, LD_LIBRARY_PATH); ``registry`` maps a finding's action to its builder.
+Fixes that run a program instead of writing files: ``packages`` (pip and conda in the chosen
+environment) and ``cuda_installer`` (NVIDIA's CUDA installer, silent, toolkit only), mapped by
+``registry.RUNS``.
 """
