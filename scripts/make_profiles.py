@@ -1188,6 +1188,25 @@ def p_win_cudnn_partial() -> dict:
     return w.build()
 
 
+def p_win_cudnn_incomplete_conv_on_gpu() -> dict:
+    w = win_tf210_base("win-cudnn-incomplete-conv-on-gpu",
+                       "Windows 11 laptop, TF 2.10 + CUDA 11.2: cuDNN 8.1.1 was copied without "
+                       "the training and adv sub-DLLs (cudnn_cnn_train64_8.dll, "
+                       "cudnn_ops_train64_8.dll, cudnn_adv_*), yet the probe's convolution (a "
+                       "forward pass) ran on the GPU. Proof from above: cuDNN loads, so the "
+                       "file listing only warns (training may still need the missing files).")
+    home = w.cuda("11.2", "11.2.2")
+    w.files.update(win_cudnn8_files(home, (8, 1, 1), bin_names=[
+        "cudnn64_8.dll", "cudnn_ops_infer64_8.dll", "cudnn_cnn_infer64_8.dll"]))
+    log = "\n".join([CPU_GUARD_210, created_device_210("3070ti_laptop", 5963), LOADED_CUDNN_81])
+    w.conda_env("tf", probe_tf210_win("3070ti_laptop", log + "\n"))
+    w.expect = {"blocking_layer": None, "ready": True, "codes": ["cudnn_partial_install"],
+                "absent": ["cudnn_missing", "cuda_not_installed"],
+                "statuses": {"gpu": "ok", "driver": "ok", "cuda": "ok", "cudnn": "warn",
+                             "tensorflow": "ok"}}
+    return w.build()
+
+
 def p_win_cuda12() -> dict:
     w = win_tf210_base("win-cuda12-instead-of-112",
                        "Windows 11 desktop, RTX 4070 Laptop GPU, driver 546.33: the user "
@@ -1684,6 +1703,85 @@ def p_linux_dual_4090() -> dict:
     return profile
 
 
+def p_linux_visible_devices_no_such_gpu() -> dict:
+    lx = Lin("linux-cuda-visible-devices-no-such-gpu",
+             "Ubuntu 22.04 desktop, one RTX 3060, TF 2.21 [and-cuda] installed and complete, but "
+             "~/.bashrc exports CUDA_VISIBLE_DEVICES=1 (copied from the lab's two-GPU server): "
+             "the probe inherits it and CUDA sees no device, since GPU 1 does not exist here.")
+    lx.driver("560.35.03", 12060, ["3060"])
+    lx.env["CUDA_VISIBLE_DEVICES"] = "1"
+    log = tf221_cpu_log(
+        "E0000 00:00:1732874535.117093   48213 cuda_executor.cc:1228] INTERNAL: CUDA error: "
+        "Failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+        "I0000 00:00:1732874535.117131   48213 cuda_diagnostics.cc:137] retrieving CUDA "
+        "diagnostic information for host: lab-desktop\n"
+        "I0000 00:00:1732874535.117136   48213 cuda_diagnostics.cc:144] hostname: lab-desktop\n"
+        "I0000 00:00:1732874535.117218   48213 cuda_diagnostics.cc:168] libcuda reported "
+        "version is: 560.35.3\n"
+        "I0000 00:00:1732874535.117240   48213 cuda_diagnostics.cc:172] kernel reported "
+        "version is: 560.35.3")
+    lx.venv(f"{lx.home}/venvs/tf", probe_tf221_linux("3060", log, gpu_ok=False),
+            and_cuda_site_files())
+    lx.expect = {"blocking_layer": "tensorflow", "ready": False,
+                 "codes": ["cuda_visible_devices_misconfigured"],
+                 "absent": ["cuda_not_installed", "cudnn_missing", "no_driver_or_nvidia_smi_missing",
+                            "gpu_not_used_unknown_cause"],
+                 "statuses": {"gpu": "ok", "driver": "ok", "cuda": "n/a", "cudnn": "n/a",
+                              "tensorflow": "fail"}}
+    return lx.build()
+
+
+TF218_CPU_BUILD = {"is_cuda_build": False, "is_rocm_build": False, "is_tensorrt_build": False,
+                   "cpu_compiler": "/usr/lib/llvm-17/bin/clang"}
+TF218_LINUX_BUILD = {"cuda_version": "12.5.1", "cudnn_version": "9",
+                     "cuda_compute_capabilities": ["sm_60", "sm_70", "sm_80", "sm_89",
+                                                   "compute_90"],
+                     "cpu_compiler": "/usr/lib/llvm-17/bin/clang", "is_cuda_build": True,
+                     "is_rocm_build": False, "is_tensorrt_build": False}
+
+
+def p_linux_tensorflow_cpu() -> dict:
+    lx = Lin("linux-tensorflow-cpu-no-cuda-wheels",
+             "Ubuntu 22.04 desktop, RTX 3060, driver 560: a tutorial said 'pip install "
+             "tensorflow-cpu', so the venv has the CPU-only TF 2.18 and no nvidia-* wheels. The "
+             "root cause is the package: the report leads with replacing it by "
+             "tensorflow[and-cuda] (which brings CUDA and cuDNN), not with a CUDA Toolkit.")
+    lx.driver("560.35.03", 12060, ["3060"])
+    packages = {"tensorflow-cpu": "2.18.0", "keras": "3.6.0", "numpy": "2.0.2"}
+    tf = tf_block("2.18.0", TF218_CPU_BUILD, [], step(True, CPU_DEV), step(True, CPU_DEV),
+                  built_with_cuda=False)
+    lx.venv(f"{lx.home}/venvs/tf", probe("3.11.10", packages, tf, tf221_cpu_log("")))
+    lx.expect = {"blocking_layer": "tensorflow", "ready": False,
+                 "codes": ["gpu_not_listed_cpu_only_package"],
+                 "absent": ["tensorflow_without_cuda_wheels", "gpu_not_used_unknown_cause"],
+                 "statuses": {"gpu": "ok", "driver": "ok", "cuda": "warn", "cudnn": "warn",
+                              "tensorflow": "fail"}}
+    return lx.build()
+
+
+def p_linux_tf_without_and_cuda() -> dict:
+    lx = Lin("linux-tf218-without-and-cuda",
+             "Ubuntu 22.04 desktop, RTX 3060, driver 560, TF 2.18 installed with plain 'pip "
+             "install tensorflow' (no [and-cuda]) and no system CUDA: TF cannot dlopen the GPU "
+             "libraries. The fix is the package (tensorflow[and-cuda]), not a CUDA Toolkit.")
+    lx.driver("560.35.03", 12060, ["3060"])
+    packages = {"tensorflow": "2.18.0", "keras": "3.6.0", "numpy": "2.0.2"}
+    tf = tf_block("2.18.0", TF218_LINUX_BUILD, [], step(True, CPU_DEV), step(True, CPU_DEV))
+    log = tf221_cpu_log(
+        "W0000 00:00:1732874535.117093   48213 gpu_device.cc:2344] Cannot dlopen some GPU "
+        "libraries. Please make sure the missing libraries mentioned above are installed "
+        "properly if you would like to use GPU. Follow the guide at "
+        "https://www.tensorflow.org/install/gpu for how to download and setup the required "
+        "libraries for your platform.\nSkipping registering GPU devices...")
+    lx.venv(f"{lx.home}/venvs/tf", probe("3.11.10", packages, tf, log))
+    lx.expect = {"blocking_layer": "tensorflow", "ready": False,
+                 "codes": ["tensorflow_without_cuda_wheels"],
+                 "absent": ["gpu_not_listed_cpu_only_package", "gpu_not_used_unknown_cause"],
+                 "statuses": {"gpu": "ok", "driver": "ok", "cuda": "warn", "cudnn": "warn",
+                              "tensorflow": "fail"}}
+    return lx.build()
+
+
 # -- WSL --------------------------------------------------------------------------------------
 WSL_RELEASE = "5.15.153.1-microsoft-standard-WSL2"
 
@@ -1866,6 +1964,8 @@ PROFILES = [
     p_linux_nouveau, p_linux_container, p_linux_ld_path, p_linux_cublas_missing,
     p_linux_cudnn_mismatch, p_linux_smi_hangs, p_linux_driver_470, p_linux_dual_4090,
     p_wsl_healthy, p_wsl_no_dxg, p_wsl1, p_wsl_linux_driver,
+    p_linux_visible_devices_no_such_gpu, p_linux_tensorflow_cpu, p_linux_tf_without_and_cuda,
+    p_win_cudnn_incomplete_conv_on_gpu,
 ]
 
 

@@ -400,7 +400,7 @@ def test_linux_tf_without_and_cuda_fails_with_the_pip_command():
     assert f.severity == "fail"
     command = knowledge.install_command("2.18.0", "linux")
     assert "[and-cuda]" in command
-    assert f.fix.commands == (command,)
+    assert f.fix.commands == (f'"{exe}" -m pip {command[4:]}',)  # this env's own Python
     assert "without [and-cuda]" in f.evidence
 
 

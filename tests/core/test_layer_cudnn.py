@@ -282,7 +282,9 @@ def test_conda_env_without_cudnn_offers_the_conda_command():
     _cuda112(m)
     _, result = run(m, windows_tf210(), exe)
     f = finding(result, "cudnn_missing")
-    assert "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0" in f.fix.commands
+    # into the chosen environment, not whichever one is active in the terminal
+    assert (f'conda install -p "{prefix}" -c conda-forge cudatoolkit=11.2 cudnn=8.1.0'
+            in f.fix.commands)
 
 
 # ------------------------------------------------------------------------------------------
@@ -380,10 +382,12 @@ def test_linux_tf_without_wheels_is_missing_with_pip_command():
     _, result = run(m, target, exe)
     assert result.status == FAIL
     f = finding(result, "cudnn_missing")
-    assert f.fix.commands == (knowledge.install_command("2.18.0", "linux"),)
+    # the environment's own interpreter runs pip, never a bare pip
+    command = f'"{exe}" -m pip ' + knowledge.install_command("2.18.0", "linux")[4:]
+    assert f.fix.commands == (command,)
     # the pip variant of the fix summary, not "copy the files into the CUDA folder"
     assert "CUDA folder" not in f.fix_summary()
-    assert f.fix_summary().endswith(": " + knowledge.install_command("2.18.0", "linux"))
+    assert f.fix_summary().endswith(": " + command)
 
 
 def test_pip_target_without_environment_is_not_applicable():
@@ -489,7 +493,8 @@ def test_partial_wheel_is_reinstalled_with_pip():
     assert result.status == FAIL
     f = finding(result, "cudnn_partial_install")
     assert f.params["missing"] == "libcudnn_graph.so.9"
-    assert f.fix.commands == ("pip install --force-reinstall nvidia-cudnn-cu12==9.3.0.75",)
+    assert f.fix.commands == (
+        f'"{exe}" -m pip install --force-reinstall nvidia-cudnn-cu12==9.3.0.75',)
     assert f.fix.action is None
 
 

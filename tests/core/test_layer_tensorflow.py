@@ -23,11 +23,12 @@ def checked(ctx):
     layer.reconcile(ctx)
     return ctx.results["tensorflow"]
 
-def host(system: str = "linux") -> ReplayHost:
+def host(system: str = "linux", env: Optional[dict[str, str]] = None) -> ReplayHost:
     return ReplayHost(
         {
             "format": "gpu-wizard/profile@1",
             "platform": {"system": system, "release": "x", "wsl": None},
+            "env": env or {},
             "nvml": {"error": "library_not_found"},
         }
     )
@@ -87,8 +88,9 @@ def context(
     python: Optional[str] = LINUX_EXE,
     lower: Optional[dict[str, LayerResult]] = None,
     tf: Optional[str] = None,
+    env: Optional[dict[str, str]] = None,
 ) -> CheckContext:
-    h = host(system)
+    h = host(system, env)
     installed = layer.tf_version(probe) if probe and not probe.get("error") else None
     target = knowledge.choose_target(h.platform.os_kind, requested=tf, installed=installed)
     results = lower if lower is not None else {
@@ -169,14 +171,15 @@ def test_windows_tf_2_11_plus_is_its_own_finding_not_cpu_only() -> None:
         ("3.9.13", False, (f'"{WIN_EXE}" -m pip install "tensorflow<2.11"',)),
         ("3.11.7", True, ("conda create -y -n tf210 python=3.10",
                           'conda run -n tf210 python -m pip install "tensorflow<2.11"')),
-        ("3.11.7", False, ('pip install "tensorflow<2.11"',)),
+        ("3.11.7", False, ("py -3.10 -m venv tf210",
+                           '.\\tf210\\Scripts\\python.exe -m pip install "tensorflow<2.11"')),
     ],
 )
 def test_windows_tf_2_11_plus_never_installs_tf_210_into_a_python_it_cannot_run_on(
     python: str, conda: bool, expected: tuple[str, ...]
 ) -> None:
     """TF 2.10 has wheels for Python 3.7-3.10 only: into this env when its Python fits, else a
-    new conda env with Python 3.10, or plain pip in an environment the user picks."""
+    new conda env with Python 3.10, or a new venv made with Python 3.10 (never a bare pip)."""
     probe = make_probe("2.15.0", gpus=0, built_with_cuda=False, on="CPU", python=python,
                        conda=conda, packages={"tensorflow-intel": "2.15.0"})
     result = checked(context(probe, system="windows", python=WIN_EXE))
@@ -244,17 +247,61 @@ def test_numpy_2_with_tf_2_16_is_fine() -> None:
     assert "numpy_abi_mismatch" not in codes(checked(context(probe)))
 
 
+UUID0 = "GPU-8f2c1a9e-0000-1111-2222-333344445555"
+UUID1 = "GPU-1b2c3d4e-0000-1111-2222-333344445555"
+
+
 @pytest.mark.parametrize(
-    ("value", "bad"),
-    [("", True), ("-1", True), ("[1,2,3]", True), ("NoDevFiles", True), ("1", True),
-     ("0", False), ("0,1", False), ("GPU-8f2c1a9e-0000-1111-2222-333344445555", False)],
+    ("value", "severity"),
+    [("", "fail"), ("-1", "fail"), ("[1,2,3]", "fail"), ("NoDevFiles", "fail"), ("2", "fail"),
+     ("0", None), ("0,1", None), (UUID0, None), ("GPU-8f2c", None), ("GPU-1b2c", None),
+     ("GPU-ffff0000-0000-1111-2222-333344445555", "fail"), ("GPU-", "fail"),
+     ("0,2", "warn"), ("1,5,0", "warn"), ("0,x", "warn"), (" 1 , 0 ", None)],
 )
-def test_cuda_visible_devices(value: str, bad: bool) -> None:
+def test_cuda_visible_devices(value: str, severity: Optional[str]) -> None:
+    """CUDA reads the list up to its first invalid entry (an index beyond the GPUs NVML lists,
+    a UUID no GPU has, anything else): nothing visible is a failure, a cut list a warning."""
     lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
-    lower["gpu"] = LayerResult("gpu", OK, "ok", facts={"gpus": [{"name": "RTX"}]})
+    lower["gpu"] = LayerResult("gpu", OK, "ok", facts={"gpus": [
+        {"index": 0, "name": "RTX A", "uuid": UUID0}, {"index": 1, "name": "RTX B", "uuid": UUID1}]})
     probe = make_probe("2.10.0", env={"CUDA_VISIBLE_DEVICES": value}, gpus=0, on="CPU")
     result = checked(context(probe, system="windows", python=WIN_EXE, lower=lower))
-    assert ("cuda_visible_devices_misconfigured" in codes(result)) is bad
+    found = [f for f in result.findings if f.code == "cuda_visible_devices_misconfigured"]
+    assert [f.severity for f in found] == ([severity] if severity else [])
+    if found:
+        text = found[0].message()
+        assert repr(value) in text and "0: RTX A" in text and UUID1 in text, text
+
+
+def test_cuda_visible_devices_without_uuids_judges_only_the_form() -> None:
+    lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", OK, "ok", facts={"gpus": [{"name": "RTX"}]})
+    for value, bad in (("1", True), ("0", False), (UUID1, False)):
+        probe = make_probe("2.10.0", env={"CUDA_VISIBLE_DEVICES": value}, gpus=0, on="CPU")
+        result = checked(context(probe, system="windows", python=WIN_EXE, lower=lower))
+        assert ("cuda_visible_devices_misconfigured" in codes(result)) is bad, value
+
+
+def test_cuda_visible_devices_from_the_process_environment_when_the_probe_did_not_record_it(
+) -> None:
+    """The probe inherits the wizard's environment: with no record of its own, the value the
+    Host's environment holds is the one TF ran with."""
+    lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", OK, "ok",
+                               facts={"gpus": [{"index": 0, "name": "RTX", "uuid": UUID0}]})
+    probe = make_probe("2.10.0", gpus=0, on="CPU")
+    env = {"CUDA_VISIBLE_DEVICES": "1", "TF_GPU_ALLOCATOR": "cuda_malloc_async"}
+    result = checked(context(probe, system="linux", python=LINUX_EXE, lower=lower, env=env))
+    found = finding(result, "cuda_visible_devices_misconfigured")
+    assert found.severity == "fail" and "(from the wizard's environment)" in found.evidence
+    assert result.facts["cuda_visible_devices"] == "1"
+    assert result.facts["inherited_env"]["TF_GPU_ALLOCATOR"] == {
+        "value": "cuda_malloc_async", "source": "process"}
+    # a value the probe recorded (even "unset") wins over the process environment
+    probe = make_probe("2.10.0", gpus=0, on="CPU", env={"CUDA_VISIBLE_DEVICES": None})
+    ctx = context(probe, system="linux", python=LINUX_EXE, lower=lower,
+                  env={"CUDA_VISIBLE_DEVICES": "1"})
+    assert "cuda_visible_devices_misconfigured" not in codes(checked(ctx))
 
 
 # -- the loader's log goes to the layer it is about ---------------------------------------------

@@ -75,7 +75,15 @@ def message(code: str, params: dict[str, Any]) -> Message:
     return Message(f"finding.{code}.message", params)
 
 
+FIX_INSTEAD = "fix_instead"
+"""A param holding a Message that replaces a finding's own fix summary: where another finding's
+fix supersedes it (a root cause the cuda and cudnn layers defer to)."""
+
+
 def fix_summary(code: str, params: dict[str, Any]) -> Message:
+    instead = params.get(FIX_INSTEAD)
+    if isinstance(instead, Message):
+        return instead
     return Message(f"finding.{code}.fix", params)
 
 

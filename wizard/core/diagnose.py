@@ -12,7 +12,7 @@ import os
 import sysconfig
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional, Union
 
 from wizard.core import envs, knowledge
@@ -23,6 +23,7 @@ from wizard.core.messages import Message, msg
 from wizard.core.model import (
     FAIL,
     LAYERS,
+    WARN,
     Finding,
     LayerResult,
     Report,
@@ -99,6 +100,56 @@ def reconcile(ctx: CheckContext) -> None:
         tensorflow_layer.reconcile(ctx)
     except Exception:
         log.exception("reconciling the probe's log with the layers failed")
+    settle(ctx)
+
+
+def settle(ctx: CheckContext) -> None:
+    """Make the report agree with itself: ready <=> no layer of the chain fails; not ready =>
+    the blocking layer has a ``fail`` finding that says why.
+
+    1. Proof from above beats inference from below: a matmul TF ran on the GPU proves the
+       driver and the CUDA runtime load, a convolution cuDNN; what the layers below concluded
+       from file listings can then at most warn (:func:`downgrade_proven`).
+    2. Root cause first: a wrong TF package where CUDA comes from its wheels; the cuda and cudnn
+       layers defer to its fix (``tensorflow.defer_to_package``).
+    3. Not ready and nothing fails: the TF layer says why (``tensorflow.explain_not_ready``).
+    A layer whose check raised is left as it is: it fails, and such a report is never ready."""
+    chain = [ctx.results[name] for name in LAYERS if name in ctx.results]
+    if "tensorflow" not in ctx.results or any(unchecked(result) for result in chain):
+        return
+    downgrade_proven(ctx)
+    tensorflow_layer.defer_to_package(ctx)
+    if not is_ready(ctx) and not any(result.status == FAIL for result in chain):
+        tensorflow_layer.explain_not_ready(ctx)
+
+
+def gpu_proof(ctx: CheckContext) -> tuple[tuple[str, ...], Optional[Message]]:
+    """The layers the probe's computations prove to work, and the proof in words."""
+    tf = ctx.probe.tensorflow if ctx.probe is not None else None
+    if not tf or not tf.get("gpus") or not ran_on_gpu(tf.get("matmul")):
+        return (), None
+    device = str(tf["matmul"].get("device") or "GPU").rsplit("device:", 1)[-1]
+    if not ran_on_gpu(tf.get("conv")):
+        return ("gpu", "driver", "cuda"), msg("diagnose.phrase.proof.matmul", device=device)
+    return LAYERS, msg("diagnose.phrase.proof.conv", device=device)
+
+
+def downgrade_proven(ctx: CheckContext) -> None:
+    """Every ``fail`` of a layer the probe proved to work becomes a warning that says so."""
+    proven, proof = gpu_proof(ctx)
+    for name in proven:
+        result = ctx.results.get(name)
+        if result is None or result.status != FAIL:
+            continue
+        result.findings = [_proven(f, proof) if f.severity == "fail" else f
+                           for f in result.findings]
+        result.status = WARN
+        result.facts["proved_by_tensorflow"] = True
+
+
+def _proven(finding: Finding, proof: Optional[Message]) -> Finding:
+    evidence = msg("diagnose.evidence.proved", evidence=finding.evidence, proof=proof)
+    return replace(finding, severity="warn", evidence=evidence)
 
 
 def run_layer(
@@ -188,6 +239,8 @@ def is_ready(ctx: CheckContext) -> bool:
     environment lists the GPU and ran the matmul and the convolution on it."""
     if any(unchecked(result) for result in ctx.results.values()):
         return False
+    if any(ctx.results[name].status == FAIL for name in LAYERS if name in ctx.results):
+        return False  # a failing layer blocks (settle() leaves none where TF proved it works)
     tf = ctx.probe.tensorflow if ctx.probe is not None else None
     if tf is None or not tf.get("gpus"):
         return False

@@ -209,8 +209,10 @@ class Report:
 
     @property
     def blocking_layer(self) -> Optional[str]:
+        """The lowest layer of the chain that fails. An optional layer (PyTorch) is outside the
+        chain: it never blocks TensorFlow's verdict."""
         for layer in self.layers:
-            if layer.status == FAIL:
+            if layer.status == FAIL and layer.layer in LAYERS:
                 return layer.layer
         return None
 

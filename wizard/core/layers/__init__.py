@@ -11,6 +11,7 @@ a report lists them after the chain.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -82,6 +83,28 @@ class CheckContext:
         if self.nvml_answer is None:
             self.nvml_answer = self.host.nvml()
         return self.nvml_answer
+
+
+def env_pip(ctx: CheckContext, pip_line: str) -> str:
+    """``pip install ...`` rewritten to run in the chosen environment: ``conda run -p <prefix>
+    python -m pip ...`` for a conda env, else ``"<python>" -m pip ...``. A bare ``pip`` may
+    belong to another Python (the first on PATH), so a command never says just ``pip``."""
+    rest = re.sub(r"^\s*pip3?\s+", "", pip_line)
+    python = ctx.python
+    info = ctx.probe.python if ctx.probe else {}
+    if not python:
+        return f"python -m pip {rest}"
+    if info.get("conda") and info.get("prefix"):
+        return f'conda run -p "{info["prefix"]}" python -m pip {rest}'
+    return f'"{python}" -m pip {rest}'
+
+
+def env_conda_install(ctx: CheckContext, args: str) -> str:
+    """``conda install -p <prefix> ...``: a conda install into the chosen environment (not
+    whichever one is active in the user's terminal)."""
+    info = ctx.probe.python if ctx.probe else {}
+    prefix = info.get("prefix") if info.get("conda") else None
+    return f'conda install -p "{prefix}" {args}' if prefix else f"conda install {args}"
 
 
 def _module(name: str) -> Any:

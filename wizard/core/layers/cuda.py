@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 from wizard.core import cuda_installs, knowledge
 from wizard.core.cuda_installs import CudaDiscovery, CudaInstall, version_tuple
-from wizard.core.layers import CheckContext
+from wizard.core.layers import CheckContext, env_conda_install, env_pip
 from wizard.core.messages import msg
 from wizard.core.model import (
     NOT_APPLICABLE,
@@ -197,10 +197,12 @@ def _library_path_shadows(ctx: CheckContext, found: CudaDiscovery, wheel: CudaIn
 
 
 def _pip_command(ctx: CheckContext) -> str:
+    """The TF install that brings the CUDA wheels, run by the chosen environment's Python."""
     try:
-        return knowledge.install_command(ctx.target.tensorflow, ctx.host.platform.os_kind)
+        line = knowledge.install_command(ctx.target.tensorflow, ctx.host.platform.os_kind)
     except ValueError:
-        return 'pip install "tensorflow[and-cuda]"'
+        line = 'pip install "tensorflow[and-cuda]"'
+    return env_pip(ctx, line)
 
 
 # ------------------------------------------------------------------------------------------
@@ -433,8 +435,8 @@ def _not_installed(ctx: CheckContext, found: CudaDiscovery) -> Finding:
     commands: list[str] = []
     env = found.env
     if env is not None and env.conda and target.cudnn:
-        conda = (f"conda install -c conda-forge cudatoolkit={cuda} "
-                 f"cudnn={_conda_cudnn(target)}")
+        conda = env_conda_install(
+            ctx, f"-c conda-forge cudatoolkit={cuda} cudnn={_conda_cudnn(target)}")
         commands.append(conda)
         steps.append(Step("or_conda", {"command": conda}))
     stale = [i for i in found.installs if not i.exists]

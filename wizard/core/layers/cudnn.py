@@ -15,7 +15,7 @@ from typing import Any, Optional
 from wizard.core import cudnn_installs, knowledge
 from wizard.core.cuda_installs import CudaDiscovery, CudaInstall, LoaderDir, version_tuple
 from wizard.core.cudnn_installs import CudnnDiscovery, CudnnInstall
-from wizard.core.layers import CheckContext
+from wizard.core.layers import CheckContext, env_conda_install, env_pip
 from wizard.core.layers.cuda import discovery as cuda_discovery
 from wizard.core.layers.cuda import without_gpu
 from wizard.core.messages import Message, msg
@@ -141,10 +141,12 @@ def _check_pip(ctx: CheckContext, found: CudnnDiscovery, major: int, facts: dict
 
 
 def _pip_command(ctx: CheckContext) -> str:
+    """The TF install that brings the CUDA wheels, run by the chosen environment's Python."""
     try:
-        return knowledge.install_command(ctx.target.tensorflow, ctx.host.platform.os_kind)
+        line = knowledge.install_command(ctx.target.tensorflow, ctx.host.platform.os_kind)
     except ValueError:
-        return 'pip install "tensorflow[and-cuda]"'
+        line = 'pip install "tensorflow[and-cuda]"'
+    return env_pip(ctx, line)
 
 
 # ------------------------------------------------------------------------------------------
@@ -311,9 +313,11 @@ def _partial_fix(ctx: CheckContext, found: CudnnDiscovery, install: CudnnInstall
     by that package manager instead."""
     if install.source in ("pip", "conda") and install.package:
         if install.source == "pip":
-            command = f"pip install --force-reinstall {install.package}=={install.version}"
+            command = env_pip(
+                ctx, f"pip install --force-reinstall {install.package}=={install.version}")
         else:
-            command = f"conda install --force-reinstall -c conda-forge cudnn={install.version}"
+            command = env_conda_install(
+                ctx, f"--force-reinstall -c conda-forge cudnn={install.version}")
         return Fix(steps=(Step("run", {"command": command}),), links=_cudnn_links(ctx),
                    commands=(command,))
     return Fix(
@@ -417,7 +421,7 @@ def _install_fix(ctx: CheckContext, found: CudnnDiscovery) -> Fix:
     conda: tuple[str, ...] = ()
     if env is not None and env.conda and target.cuda:
         cudnn = target.cudnn if str(target.cudnn).count(".") > 1 else f"{target.cudnn}.0"
-        line = f"conda install -c conda-forge cudatoolkit={target.cuda} cudnn={cudnn}"
+        line = env_conda_install(ctx, f"-c conda-forge cudatoolkit={target.cuda} cudnn={cudnn}")
         conda = (line,)
         steps.append(Step("or_conda", {"command": line}))
     return Fix(

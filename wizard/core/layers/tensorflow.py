@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 import signal
+from dataclasses import replace
 from typing import Any, Optional
 
-from wizard.core import explain, knowledge
+from wizard.core import codes, explain, knowledge
 from wizard.core.envs import TF_DISTRIBUTIONS, installed_tf, tf_version
 from wizard.core.host import ProbeResult
-from wizard.core.layers import CheckContext
+from wizard.core.layers import CheckContext, env_pip
 from wizard.core.messages import Message, msg
 from wizard.core.model import (
     FAIL,
@@ -59,19 +60,6 @@ def _at_least(version: Optional[str], minimum: tuple[int, ...]) -> bool:
         return False
     padded = parsed + (0,) * (len(minimum) - len(parsed))
     return padded[: len(minimum)] >= minimum
-
-
-def env_pip(ctx: CheckContext, pip_line: str) -> str:
-    """``pip install ...`` rewritten to run in the chosen environment: ``conda run -p <prefix>
-    python -m pip ...`` for a conda env, else ``"<python>" -m pip ...``."""
-    rest = re.sub(r"^\s*pip\s+", "", pip_line)
-    python = ctx.python
-    info = ctx.probe.python if ctx.probe else {}
-    if not python:
-        return pip_line
-    if info.get("conda") and info.get("prefix"):
-        return f'conda run -p "{info["prefix"]}" python -m pip {rest}'
-    return f'"{python}" -m pip {rest}'
 
 
 def _install_line(ctx: CheckContext, tf: Optional[str] = None) -> str:
@@ -135,7 +123,9 @@ def reconcile(ctx: CheckContext) -> None:
         return
     ctx.reconciled = result
     own = list(result.findings)
-    merged = file_log_findings(ctx, result, explain.probe_log_findings(probe, _os(ctx)))
+    explained = [f for f in explain.probe_log_findings(probe, _os(ctx))
+                 if not _ruled_out(ctx, probe, f)]
+    merged = file_log_findings(ctx, result, explained)
     tf_info = probe.tensorflow
     if probe.error or (tf_info is None and not installed_tf(probe)):
         return  # no TensorFlow to speak of: only the log's findings are filed
@@ -146,6 +136,17 @@ def reconcile(ctx: CheckContext) -> None:
     if extra:
         result.findings.extend(extra)
         result.status = worst_status(result.findings, result.status)
+
+
+def _ruled_out(ctx: CheckContext, probe: ProbeResult, finding: Finding) -> bool:
+    """A log candidate the probe's facts contradict: a CPU-only package where TF says it is a
+    CUDA build and no CPU-only distribution is installed."""
+    if finding.code != "gpu_not_listed_cpu_only_package":
+        return False
+    tf = probe.tensorflow or {}
+    installed = installed_tf(probe)
+    return tf.get("built_with_cuda") is True and _cpu_only_package(
+        installed, tf, _os(ctx)) is None
 
 
 def _os(ctx: CheckContext) -> str:
@@ -248,7 +249,8 @@ def _facts(ctx: CheckContext, probe: ProbeResult) -> dict[str, Any]:
         "gpus": tf.get("gpus") if tf else [],
         "matmul": tf.get("matmul") if tf else None,
         "conv": tf.get("conv") if tf else None,
-        "cuda_visible_devices": (probe.get("env") or {}).get("CUDA_VISIBLE_DEVICES"),
+        "cuda_visible_devices": inherited_env(ctx, "CUDA_VISIBLE_DEVICES")[0],
+        "inherited_env": _inherited_facts(ctx),
         "probe_seconds": probe.get("probe_seconds"),
         "log": _trim_log(probe.log),
     }
@@ -266,22 +268,14 @@ def _trim_log(text: str) -> str:
 
 
 def _no_environment(ctx: CheckContext) -> LayerResult:
-    line = _install_line(ctx)
+    """No Python environment at all: create one and install TF with its own interpreter."""
+    commands = new_env_commands(ctx, None)
     finding = Finding(
         "tensorflow_not_installed",
         "fail",
-        {"python": msg("tensorflow.phrase.any_environment"), "command": line,
+        {"python": msg("tensorflow.phrase.any_environment"), "command": commands[-1],
          "tensorflow": ctx.target.tensorflow, "python_range": ctx.target.python},
-        fix=Fix(
-            steps=(
-                Step("tensorflow.create_env", {"python": ctx.target.python}),
-                Step("run", {"command": line}),
-            ),
-            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
-            commands=(line,),
-            action="pip_install",
-            action_params={"command": line},
-        ),
+        fix=new_env_fix(ctx, commands),
     )
     return LayerResult(
         "tensorflow", FAIL, msg("tensorflow.summary.no_environment"), {"python": None},
@@ -562,6 +556,10 @@ def _package_findings(
                 ),
             )
         )
+    if not cpu_only and not windows_new:
+        wheels = _without_cuda_wheels(ctx, probe, version)
+        if wheels:
+            findings.append(wheels)
     numpy = _numpy_mismatch(ctx, probe, version)
     if numpy:
         findings.append(numpy)
@@ -569,6 +567,174 @@ def _package_findings(
     if visible:
         findings.append(visible)
     return findings
+
+
+ROOT_PACKAGE_CODES = ("gpu_not_listed_cpu_only_package", "tensorflow_without_cuda_wheels",
+                      "tf_conflicting_packages")
+"""Where CUDA and cuDNN come from the framework's wheels, a wrong TensorFlow package is the root
+cause of whatever the cuda and cudnn layers miss: they defer to its fix (``defer_to_package``)."""
+
+
+def _without_cuda_wheels(
+    ctx: CheckContext, probe: ProbeResult, version: Optional[str]
+) -> Optional[Finding]:
+    """Linux/WSL2 with CUDA from pip: a GPU build of TF installed without ``[and-cuda]``, so no
+    nvidia-* wheels (the cuda or cudnn layer found none, nor a system copy) and no GPU."""
+    tf = probe.tensorflow or {}
+    if not ctx.target.pip_cuda or ctx.host.is_windows or not tf.get("imported"):
+        return None
+    if tf.get("gpus") or tf.get("built_with_cuda") is False or _no_nvidia_gpu(ctx):
+        return None
+    env = ctx.cuda_discovery.env if ctx.cuda_discovery is not None else None
+    if env is None or not env.tensorflow or not _lower_misses_wheels(ctx):
+        return None
+    line = _install_line(ctx)
+    command = env_pip(ctx, line)
+    nvidia = sorted(probe.get("nvidia_packages") or {})
+    return Finding(
+        "tensorflow_without_cuda_wheels",
+        "fail",
+        {"version": version, "python": ctx.python, "command": command},
+        evidence=(f"tensorflow {version} in {env.prefix}; nvidia-* wheels: "
+                  + (", ".join(nvidia) if nvidia else "none")),
+        fix=Fix(
+            steps=(Step("run", {"command": command}),),
+            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
+            commands=(command,),
+            action="pip_install",
+            action_params={"python": ctx.python, "command": command, "requirement": line},
+        ),
+    )
+
+
+def _lower_misses_wheels(ctx: CheckContext) -> bool:
+    """The cuda layer found no CUDA wheel (nor a system CUDA), or the cudnn layer no cuDNN
+    wheel: their pip-variant "missing" findings (those carry the install ``command``)."""
+    cuda = ctx.results.get("cuda")
+    cudnn = ctx.results.get("cudnn")
+    if cuda is not None and any(f.code == "cuda_not_installed" and "where" in f.params
+                                for f in cuda.findings):
+        return True
+    return cudnn is not None and any(f.code == "cudnn_missing" and "command" in f.params
+                                     for f in cudnn.findings)
+
+
+def root_package_finding(ctx: CheckContext) -> Optional[Finding]:
+    """The TF layer's wrong-package finding (``fail``) where CUDA comes from pip wheels."""
+    result = ctx.results.get("tensorflow")
+    if result is None or not ctx.target.pip_cuda or ctx.host.is_windows:
+        return None
+    return next((f for f in result.findings
+                 if f.code in ROOT_PACKAGE_CODES and f.severity == "fail"), None)
+
+
+def defer_to_package(ctx: CheckContext) -> None:
+    """Root cause first: with a wrong TF package (CPU-only, without ``[and-cuda]``, two at
+    once) and CUDA from pip wheels, what the cuda and cudnn layers find missing is its
+    consequence. Their failures become warnings whose one step is the package fix, so that
+    fixing the lowest layer first never installs a toolkit that the package fix makes moot (or
+    ``tensorflow[and-cuda]`` beside ``tensorflow-cpu``)."""
+    root = root_package_finding(ctx)
+    if root is None or not root.fix.commands:
+        return
+    command = root.fix.commands[-1] if root.code != "gpu_not_listed_cpu_only_package" else \
+        " && ".join(root.fix.commands)
+    step = Step("tensorflow.package_fix_first", {"command": command})
+    for name in ("cuda", "cudnn"):
+        result = ctx.results.get(name)
+        if result is None or result.status != FAIL:
+            continue
+        result.findings = [_deferred(f, step) if f.severity == "fail" else f
+                           for f in result.findings]
+        result.status = worst_status(result.findings, WARN)
+        result.facts["deferred_to"] = root.code
+    tf_result = ctx.results["tensorflow"]
+    if ctx.probe is not None:  # its summary no longer sends the user to a lower layer
+        tf_result.summary = _summary(ctx, ctx.probe, ctx.probe.tensorflow,
+                                     _gpu_ready(ctx.probe.tensorflow))
+
+
+def _deferred(finding: Finding, step: Step) -> Finding:
+    """The finding as a warning whose fix is the package fix (its own words and steps, e.g.
+    "install the CUDA Toolkit", would conflict with it)."""
+    evidence = (msg("diagnose.evidence.deferred", evidence=finding.evidence)
+                if finding.evidence is not None else None)
+    params = {**finding.params, codes.FIX_INSTEAD: step.message}
+    return replace(finding, severity="warn", params=params, evidence=evidence, fix=Fix())
+
+
+def explain_not_ready(ctx: CheckContext) -> None:
+    """Not ready, yet no layer fails: say why on the TF layer, as a ``fail`` finding. A probe
+    that could not run is the reason; a computation that failed on a listed GPU is; an import
+    that failed is; else TF sees no GPU for a reason no rule knows: the log's lines about the
+    GPU and the next diagnostic steps (:func:`unknown_cause`)."""
+    result = ctx.results.get("tensorflow")
+    if result is None:
+        return
+    probe = ctx.probe
+    tf = (probe.tensorflow if probe is not None else None) or {}
+    failed = next((f for f in result.findings if f.code == "probe_failed"), None)
+    if failed is not None:
+        result.findings = [replace(f, severity="fail") if f is failed else f
+                           for f in result.findings]
+    elif probe is None or not tf:
+        result.findings.append(_no_tensorflow_finding(ctx))
+    elif not tf.get("imported"):
+        result.findings.extend(_unexplained_findings(ctx, probe, []))
+    elif tf.get("gpus"):
+        result.findings.extend(_computation_failures(tf) or [unknown_cause(ctx, probe)])
+    else:
+        result.findings.append(unknown_cause(ctx, probe))
+    result.status = FAIL
+
+
+def _no_tensorflow_finding(ctx: CheckContext) -> Finding:
+    probe = ctx.probe
+    if probe is None:
+        return _no_environment(ctx).findings[0]
+    return _not_installed(ctx, probe)
+
+
+GPU_LINE = re.compile(
+    r"cuda|cudnn|cublas|gpu|nvidia|libcu|dlopen|dso_loader|cuInit|visible|device|\.dll\b"
+    r"|\.so\b|\.so\.\d", re.IGNORECASE)
+HARMLESS_LINE = re.compile(
+    r"numa node|cpu_feature_guard|oneDNN|TensorRT|libnvinfer|optimized to use available CPU"
+    r"|rebuild TensorFlow with the appropriate compiler flags|cuda_malloc_async|Created device",
+    re.IGNORECASE)
+DECISIVE_LINES = 8
+
+
+def decisive_lines(log: str) -> list[str]:
+    """The log's last lines about the GPU (CUDA, cuDNN, drivers, libraries, devices), without
+    those known to be harmless: what a person reads first when no rule recognised the cause."""
+    lines = []
+    for line in log.splitlines():
+        text = line.strip()
+        if text and GPU_LINE.search(text) and not HARMLESS_LINE.search(text) and \
+                text not in lines:
+            lines.append(text[:400])
+    return lines[-DECISIVE_LINES:]
+
+
+def unknown_cause(ctx: CheckContext, probe: ProbeResult) -> Finding:
+    """TF imported, yet lists no GPU (or ran nothing on it) and nothing explains it."""
+    lines = decisive_lines(probe.log)
+    python = ctx.python or "python"
+    script = "import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))"
+    commands = (f'"{python}" -c "{script}" > tf-gpu.log 2>&1', "gpu-wizard explain tf-gpu.log")
+    return Finding(
+        "gpu_not_used_unknown_cause",
+        "fail",
+        {"version": tf_version(probe) or "?", "python": ctx.python,
+         "lines": "\n" + "\n".join(lines) if lines else None},
+        evidence="\n".join(lines) if lines else None,
+        fix=Fix(
+            steps=(Step("tensorflow.nvidia_smi"), *(Step("run", {"command": c}) for c in commands)),
+            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
+            commands=("nvidia-smi", *commands),
+        ),
+    )
 
 
 TF210_PYTHON = "3.7-3.10"
@@ -591,7 +757,9 @@ def _tf210_commands(ctx: CheckContext, probe: ProbeResult) -> tuple[str, ...]:
     if info.get("conda"):
         return (f"conda create -y -n {TF210_ENV} python=3.10",
                 f'conda run -n {TF210_ENV} python -m pip install "tensorflow<2.11"')
-    return (pip_line,)
+    # a venv made with a Python 3.10 (the py launcher finds it), TF installed with its Python
+    return (f"py -3.10 -m venv {TF210_ENV}",
+            f'.\\{TF210_ENV}\\Scripts\\python.exe -m pip install "tensorflow<2.11"')
 
 
 def conflicting(installed: dict[str, str]) -> dict[str, str]:
@@ -646,42 +814,116 @@ def _numpy_mismatch(
     )
 
 
+INHERITED = ("CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "PATH")
+"""Variables the probe inherits from the wizard's environment that decide what TF loads and
+sees (``TF_*`` too, found by prefix)."""
+
+
+def inherited_env(ctx: CheckContext, name: str) -> tuple[Optional[str], str]:
+    """The value of ``name`` the probe ran with, and where it comes from: the probe's own record
+    (``probe``) where it recorded the name, else the wizard's process environment (``process``,
+    through the Host), which the probe inherits."""
+    recorded = (ctx.probe.get("env") if ctx.probe else None) or {}
+    if isinstance(recorded, dict) and name in recorded:
+        value = recorded[name]
+        return (value if isinstance(value, str) else None), "probe"
+    return ctx.host.getenv(name), "process"
+
+
+def _inherited_facts(ctx: CheckContext) -> dict[str, Any]:
+    names = list(INHERITED)
+    names += sorted(n for n in ctx.host.env() if n.upper().startswith("TF_") and n not in names)
+    facts = {}
+    for name in names:
+        value, source = inherited_env(ctx, name)
+        if value is not None:
+            facts[name] = {"value": value, "source": source}
+    return facts
+
+
 def _visible_devices_finding(ctx: CheckContext, probe: ProbeResult) -> Optional[Finding]:
-    value = (probe.get("env") or {}).get("CUDA_VISIBLE_DEVICES")
+    value, source = inherited_env(ctx, "CUDA_VISIBLE_DEVICES")
     if value is None:
         return None
-    problem = visible_devices_problem(value, _gpu_count(ctx))
-    if not problem:
+    gpus = _nvml_gpus(ctx)
+    judged = judge_visible_devices(value, gpus)
+    if judged is None:
         return None
+    severity, problem = judged
+    listed = [f"{g['index']}: {g['name']}" + (f" ({g['uuid']})" if g.get("uuid") else "")
+              for g in gpus]
+    where = "the environment probe" if source == "probe" else "the wizard's environment"
     return Finding(
         "cuda_visible_devices_misconfigured",
-        "fail",
-        {"value": repr(value), "problem": problem},
-        evidence=f"CUDA_VISIBLE_DEVICES={value!r} ({problem})",
+        severity,
+        {"value": repr(value), "problem": problem, "gpus": listed or None},
+        evidence=f"CUDA_VISIBLE_DEVICES={value!r} (from {where}); GPUs NVML lists: "
+                 + ("; ".join(listed) if listed else "none"),
         fix=Fix(steps=(Step("tensorflow.unset_visible_devices"),)),
     )
 
 
 def visible_devices_problem(value: str, gpu_count: Optional[int]) -> Optional[Message]:
-    """Why ``CUDA_VISIBLE_DEVICES`` hides every GPU, or None when it does not."""
+    """Why ``CUDA_VISIBLE_DEVICES`` hides every GPU, or None when it does not (GPUs known only
+    by their number)."""
+    gpus = [{"index": i, "name": "", "uuid": None} for i in range(gpu_count or 0)]
+    judged = judge_visible_devices(value, gpus if gpu_count else [])
+    return judged[1] if judged and judged[0] == "fail" else None
+
+
+def judge_visible_devices(
+    value: str, gpus: list[dict[str, Any]]
+) -> Optional[tuple[str, Message]]:
+    """``("fail", why)`` when ``CUDA_VISIBLE_DEVICES`` leaves CUDA no GPU, ``("warn", why)``
+    when it drops some of the GPUs it names, None when it is fine. CUDA reads the list up to its
+    first invalid entry (an index beyond the GPUs there are, a UUID no GPU has, anything that is
+    neither): the devices before it are visible, none after. ``gpus`` are NVML's (``index``,
+    ``uuid``); with none known only the form is judged."""
     text = value.strip()
     if text == "":
-        return msg("tensorflow.visible_devices.empty")
+        return "fail", msg("tensorflow.visible_devices.empty")
     items = [item.strip() for item in text.split(",")]
-    if not all(_VISIBLE_ITEM.match(item) for item in items):
-        if text.startswith("-") or text.lower() in ("none", "nodevfiles", "void"):
-            return msg("tensorflow.visible_devices.hides_all")
-        return msg("tensorflow.visible_devices.malformed")
-    indices = [int(item) for item in items if item.isdigit()]
-    if indices and indices == [i for i in indices if gpu_count is not None and i >= gpu_count]:
-        return msg("tensorflow.visible_devices.no_such_index",
-                   indices=", ".join(map(str, indices)), count=gpu_count)
+    uuids = [str(g.get("uuid") or "") for g in gpus]
+    for position, item in enumerate(items):
+        why = _invalid_item(item, gpus, uuids)
+        if why is None:
+            continue
+        if position == 0:
+            return "fail", why
+        return "warn", msg("tensorflow.visible_devices.stops_at", item=item,
+                           kept=", ".join(items[:position]), why=why)
     return None
 
 
-def _gpu_count(ctx: CheckContext) -> Optional[int]:
+def _invalid_item(item: str, gpus: list[dict[str, Any]], uuids: list[str]) -> Optional[Message]:
+    if not _VISIBLE_ITEM.match(item):
+        if item.startswith("-") or item.lower() in ("none", "nodevfiles", "void"):
+            return msg("tensorflow.visible_devices.hides_all")
+        return msg("tensorflow.visible_devices.malformed")
+    if item.isdigit():
+        if gpus and int(item) >= len(gpus):
+            return msg("tensorflow.visible_devices.no_such_index", indices=item, count=len(gpus))
+        return None
+    known = [u for u in uuids if u]
+    if item.upper().startswith("GPU-") and known and len(gpus) == len(known):
+        # CUDA takes a unique prefix of a GPU's UUID
+        matches = [u for u in known if u.lower().startswith(item.lower())]
+        if len(matches) != 1:
+            return msg("tensorflow.visible_devices.no_such_uuid", uuid=item, count=len(gpus))
+    return None
+
+
+def _nvml_gpus(ctx: CheckContext) -> list[dict[str, Any]]:
+    """The GPUs the gpu layer found (NVML's list, index and UUID), [] when unknown."""
     gpus = ctx.facts("gpu").get("gpus")
-    return len(gpus) if isinstance(gpus, list) and gpus else None
+    if not isinstance(gpus, list):
+        return []
+    found = []
+    for position, gpu in enumerate(g for g in gpus if isinstance(g, dict)):
+        index = gpu.get("index")
+        found.append({"index": index if isinstance(index, int) else position,
+                      "name": str(gpu.get("name") or "GPU"), "uuid": gpu.get("uuid")})
+    return found
 
 
 # -- import, log and computations --------------------------------------------------------------
@@ -710,6 +952,11 @@ def _unexplained_findings(
         ]
     if not tf.get("gpus") or any(f.severity != "info" for f in causes):
         return []
+    return _computation_failures(tf)
+
+
+def _computation_failures(tf: dict[str, Any]) -> list[Finding]:
+    """The first of the matmul and the convolution that did not run on the GPU, as such."""
     found = []
     for step in ("matmul", "conv"):
         result = tf.get(step) or {}
