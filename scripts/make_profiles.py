@@ -1724,8 +1724,8 @@ def p_linux_visible_devices_no_such_gpu() -> dict:
             and_cuda_site_files())
     lx.expect = {"blocking_layer": "tensorflow", "ready": False,
                  "codes": ["cuda_visible_devices_misconfigured"],
-                 "absent": ["cuda_not_installed", "cudnn_missing", "no_driver_or_nvidia_smi_missing",
-                            "gpu_not_used_unknown_cause"],
+                 "absent": ["cuda_not_installed", "cudnn_missing",
+                            "no_driver_or_nvidia_smi_missing", "gpu_not_used_unknown_cause"],
                  "statuses": {"gpu": "ok", "driver": "ok", "cuda": "n/a", "cudnn": "n/a",
                               "tensorflow": "fail"}}
     return lx.build()

@@ -263,7 +263,8 @@ def test_cuda_visible_devices(value: str, severity: Optional[str]) -> None:
     a UUID no GPU has, anything else): nothing visible is a failure, a cut list a warning."""
     lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
     lower["gpu"] = LayerResult("gpu", OK, "ok", facts={"gpus": [
-        {"index": 0, "name": "RTX A", "uuid": UUID0}, {"index": 1, "name": "RTX B", "uuid": UUID1}]})
+        {"index": 0, "name": "RTX A", "uuid": UUID0},
+        {"index": 1, "name": "RTX B", "uuid": UUID1}]})
     probe = make_probe("2.10.0", env={"CUDA_VISIBLE_DEVICES": value}, gpus=0, on="CPU")
     result = checked(context(probe, system="windows", python=WIN_EXE, lower=lower))
     found = [f for f in result.findings if f.code == "cuda_visible_devices_misconfigured"]
