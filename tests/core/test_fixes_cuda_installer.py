@@ -272,3 +272,37 @@ def test_the_install_cuda_action_builds_the_plan_for_the_finding_cuda() -> None:
     with pytest.raises(FixError) as caught:
         build(linux, {"cuda": "12.5"}, {})
     assert caught.value.message.id == "installs.cuda.route_pip"
+
+
+@pytest.mark.parametrize(("status", "exit_code", "wanted"),
+                         [("ok", 0, 0), ("fail", 0, 1), ("ok", 3, 2)])
+def test_cli_exit_status_after_the_installer(
+    windows: LocalHost, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], status: str, exit_code: int, wanted: int
+) -> None:
+    """0: installed and the cuda layer is ok; 1: installed, the layer still sees a problem; 2:
+    the installer failed."""
+    import argparse
+
+    import wizard.core.host as hosts
+    from wizard import fixcli
+    from wizard.core.messages import msg
+    from wizard.core.model import LayerResult
+
+    plan = plan_cuda(windows, cuda="11.2", installer="/placeholder")
+    files = list(cuda_installer.expected_files(windows, plan).values())
+    installer, record = _standin(tmp_path, monkeypatch, files, exit_code=exit_code)
+    monkeypatch.setattr(hosts, "LocalHost", lambda: windows)
+    monkeypatch.setattr(cuda_installer, "recheck", lambda host, plan: LayerResult(
+        "cuda", status, msg("installs.cuda.done", cuda="11.2", dest=plan.dest)))
+    args = argparse.Namespace(fix_command="cuda", cuda="11.2", tf=None, python=None,
+                              installer=str(installer), download=False, allow_host=[],
+                              dry_run=False, yes=True, no_recheck=False)
+    assert fixcli.cmd_cuda(args, "en") == wanted
+    out = capsys.readouterr()
+    assert json.loads(record.read_text()) == ["-s", *COMPONENTS_112]
+    assert "-s nvcc_11.2 cudart_11.2" in out.out
+    if wanted == 2:
+        assert "exit status 3" in out.err
+    else:
+        assert "runtime and libraries are in" in out.out

@@ -443,3 +443,43 @@ def test_every_pip_install_finding_builds_a_plan_addressed_to_its_environment() 
     assert texts(plan)[-1] == f'"{python}" -m pip install "tensorflow<2.11" "numpy<2"'
     numpy_plans = [plan for code, plan in seen["numpy2"] if code == "numpy_abi_mismatch"]
     assert [texts(plan) for plan in numpy_plans] == [[f'"{linux}" -m pip install "numpy<2"']]
+
+
+@pytest.mark.parametrize(("status", "wanted", "requirement"),
+                         [("ok", 0, "gw_tiny==1.0"), ("fail", 1, "gw_tiny==1.0"),
+                          ("ok", 2, "gw_tiny==9.9")])
+def test_cli_exit_status_after_a_real_run(
+    fix_state: Path, venv: str, wheels: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str], status: str, wanted: int, requirement: str
+) -> None:
+    """0: installed and the tensorflow layer is ok now; 1: installed, the layer still sees a
+    problem; 2: the run failed (the layer is not checked)."""
+    import argparse
+
+    from wizard import fixcli
+    from wizard.core.model import LayerResult
+
+    monkeypatch.setattr(packages, "plan_tensorflow", lambda host, python, tensorflow: plan_pip(
+        host, python, [requirement], extra_args=["--no-index", "--find-links", str(wheels)]))
+    rechecked: list[str] = []
+
+    def recheck(host: Any, plan: PackagePlan) -> LayerResult:
+        rechecked.append(plan.python)
+        return LayerResult("tensorflow", status, msg("installs.plan.undo_pip"))
+
+    monkeypatch.setattr(packages, "recheck", recheck)
+    args = argparse.Namespace(fix_command="tensorflow", python=venv, tf=None, dry_run=False,
+                              yes=True, no_recheck=False)
+    try:
+        assert fixcli.cmd_packages(args, "en") == wanted
+        out = capsys.readouterr()
+        assert f'$ "{venv}" -m pip install' in out.out
+        assert rechecked == ([venv] if wanted != 2 else [])
+        if wanted != 2:
+            assert "To go back to the packages as they were:" in out.out
+            assert f'"{venv}" -m pip uninstall -y gw-tiny' in out.out
+        else:
+            assert "ended with exit status 1" in out.err
+    finally:
+        subprocess.run([venv, "-m", "pip", "uninstall", "-y", "gw-tiny"], capture_output=True,
+                       timeout=120, check=False)
