@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Optional
 
-from wizard.core.host import nvml, pci, probe, registry, stream, windows
+from wizard.core.host import nvml, pci, registry, windows
 from wizard.core.host.base import DEFAULT_TIMEOUT, CancelledFn, CommandResult, Host, PlatformInfo
 from wizard.core.host.probe_result import ProbeResult
 from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
@@ -241,6 +241,8 @@ class LocalHost(Host):
         timeout: Optional[float] = None,
         elevated: bool = False,
     ) -> CommandResult:
+        from wizard.core.host import stream  # with probe's process-tree code: only when used
+
         return stream.run_streaming(argv, on_line, cancelled, env, cwd, timeout, elevated)
 
     def which(self, program: str) -> Optional[str]:
@@ -255,5 +257,9 @@ class LocalHost(Host):
     def probe_python(
         self, executable: str, timeout: float = 120.0, cancelled: Optional[CancelledFn] = None
     ) -> ProbeResult:
+        # imported here: a check that finds no Python environment never needs it (nor its
+        # thread pool), and the check without environments is meant to take under 0.1 s
+        from wizard.core.host import probe
+
         fresh = (windows.registry_path_entries(self) or None) if self.is_windows else None
         return probe.run_probe(executable, timeout=timeout, cancelled=cancelled, fresh_path=fresh)
