@@ -24,6 +24,8 @@ class Route:
     """Send the headers, then wait this long before the body."""
     location: Optional[str] = None
     etag: Optional[str] = '"v1"'
+    fail_first: int = 0
+    """Answer 503 to this many requests first (a busy server)."""
     served: int = 0
 
 
@@ -60,6 +62,10 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
                 self._simple(404)
                 return
             route.served += 1
+            if route.fail_first > 0:
+                route.fail_first -= 1
+                self._simple(503)
+                return
             if route.location:
                 self.send_response(route.status or 302)
                 self.send_header("Location", route.location)

@@ -400,3 +400,17 @@ def test_ctrl_c_cancels_the_download_command_cleanly(server, tmp_path: Path,
     assert code == 2
     assert "cancelled: nothing was saved" in capsys.readouterr().err
     assert not out.exists() and Path(str(out) + ".part").stat().st_size >= 100_000
+
+
+def test_a_busy_server_is_retried_with_back_off(server, tmp_path: Path) -> None:
+    server.routes["/f.zip"] = dl_server.Route(BODY, fail_first=2)
+    waits: list[float] = []
+    result = downloads.download(_request(server, tmp_path, sha256=SHA),
+                                options=_options(backoff=0.5, sleep=waits.append))
+    assert Path(result.path).read_bytes() == BODY and result.attempts == 3
+    assert sum(waits) == pytest.approx(0.5 + 1.0, abs=0.05)  # 0.5 s, then twice that
+    server.routes["/g.zip"] = dl_server.Route(BODY, fail_first=5)
+    with pytest.raises(DownloadError) as caught:
+        downloads.download(_request(server, tmp_path, "/g.zip"),
+                           options=_options(sleep=lambda s: None))
+    assert "503" in render(caught.value.message, "en")

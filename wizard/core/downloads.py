@@ -355,14 +355,15 @@ def _download(session: Any, request: Request, progress: ProgressFn, cancelled: C
 
 
 def _wait(seconds: float, options: Options, cancelled: CancelledFn, request: Request) -> None:
-    end = time.monotonic() + seconds
+    left = seconds
     while True:
         if cancelled():
             raise _cancelled(request)
-        left = end - time.monotonic()
         if left <= 0:
             return
-        options.sleep(min(left, 0.2))
+        step = min(left, 0.2)  # short steps: a cancel is noticed within 0.2 s
+        options.sleep(step)
+        left -= step
 
 
 def _cancelled(request: Request) -> DownloadCancelled:

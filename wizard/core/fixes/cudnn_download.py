@@ -17,7 +17,8 @@ For the GUI (and the CLI), in three steps::
 :func:`wizard.core.knowledge.redist.cudnn_for`'s choice for this OS and architecture and the
 toolkit's own CUDA version (``version.json``), else the target's. On a ReplayHost (demo mode)
 :func:`download_plan` works and :func:`fetch` refuses: plan only. The archive goes to the download
-cache (:func:`wizard.core.downloads.cache_dir`); a verified copy there is not fetched again.
+cache (:func:`wizard.core.downloads.cache_dir`); a verified copy there is not fetched again
+(:func:`download_plan` hashes such a copy to know: seconds for 1 GB, so call it on a worker).
 """
 
 from __future__ import annotations
