@@ -20,7 +20,8 @@ def add_parser(sub: Any, languages: tuple[str, ...], lang_help: str) -> None:
                                              "checksum verified before it is saved)")
     parser.add_argument("url", metavar="URL")
     parser.add_argument("-o", "--output", metavar="FILE", required=True,
-                        help="where to save it (a FILE.part beside it while downloading)")
+                        help="where to save it (a FILE.part beside it while downloading; a "
+                             "folder keeps the URL's file name)")
     parser.add_argument("--sha256", metavar="HEX", help="the file's sha256: checked before "
                                                         "the file is saved under FILE")
     parser.add_argument("--allow-host", metavar="HOST", action="append", default=[],
@@ -67,7 +68,13 @@ def cmd_download(args: argparse.Namespace, lang: str) -> int:
 
     if args.sha256 and not re.fullmatch(r"[0-9a-fA-F]{64}", args.sha256):
         return fail(msg("download.cli.bad_sha256", value=args.sha256))
-    request = downloads.Request(args.url, os.path.abspath(args.output), sha256=args.sha256)
+    output = os.path.abspath(args.output)
+    if os.path.isdir(output):  # -o FOLDER: the file keeps the name the URL gives it
+        try:
+            output = os.path.join(output, downloads.file_name(args.url))
+        except downloads.DownloadError as exc:
+            return fail(exc.message)
+    request = downloads.Request(args.url, output, sha256=args.sha256)
     options = downloads.Options(allow_hosts=tuple(h.lower() for h in args.allow_host))
     try:
         result = downloads.download(request, progress_printer(lang), options=options)

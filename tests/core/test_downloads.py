@@ -234,6 +234,11 @@ def test_download_command(server, tmp_path: Path, capsys: pytest.CaptureFixture[
     assert cli.main(["download", "https://example.org/x.zip", "-o", str(tmp_path / "x")]) == 2
     assert "--allow-host example.org" in capsys.readouterr().err
     assert cli.main([*base, "--sha256", "xyz"]) == 2
+    folder = tmp_path / "into"
+    folder.mkdir()
+    assert cli.main(["download", server.url("/f.zip"), "-o", str(folder), "--allow-host",
+                     "127.0.0.1", "--sha256", SHA]) == 0
+    assert (folder / "f.zip").read_bytes() == BODY
 
 
 # --- fix cudnn --download -------------------------------------------------------------------
