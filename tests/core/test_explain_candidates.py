@@ -134,3 +134,54 @@ def test_cli_text_lists_candidates() -> None:
     result = run_cli("-", "--os", "windows", stdin=NO_GPU)
     assert "No line in this log names the cause for certain" in result.stdout
     assert "How to tell:" in result.stdout
+
+
+def test_machine_facts_narrow_the_candidates() -> None:
+    no_device = "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"
+    assert explain_log(no_device, "linux")[0].code == "no_driver_or_nvidia_smi_missing"
+    known = explain_log(no_device, "linux", machine=["nvidia_gpu", "driver_loaded"])
+    assert known[0].code == "cuda_visible_devices_misconfigured"
+    wsl = "nvidia-container-cli: initialization error: WSL environment detected but no adapters"
+    wsl += " were found: unknown"
+    assert [f.code for f in explain_log(wsl, "wsl2")][:2] == ["no_nvidia_gpu", "wsl_gpu_missing"]
+    assert explain_log(wsl, "wsl2", machine=["nvidia_gpu"])[0].code == "wsl_gpu_missing"
+
+
+def test_machine_facts_from_the_layers() -> None:
+    from wizard.core.model import Finding, LayerResult
+
+    gpu = LayerResult("gpu", "ok", "", facts={"gpus": [{"name": "RTX"}]})
+    driver = LayerResult("driver", "ok", "", facts={"driver_version": "550.54"})
+    assert explain.machine_facts({"gpu": gpu, "driver": driver}) == ["nvidia_gpu", "driver_loaded"]
+    none = LayerResult("gpu", "fail", "", findings=[Finding("no_nvidia_gpu")])
+    assert explain.machine_facts({"gpu": none, "driver": LayerResult("driver", "n/a", "")}) == [
+        "no_nvidia_gpu"]
+
+
+def test_probe_log_uses_the_probes_tf_version() -> None:
+    probe = {"log": NO_GPU, "tensorflow": {"version": "2.15.0", "imported": True, "gpus": []}}
+    [finding] = explain.probe_log_findings(probe, "windows")
+    assert finding.code == "windows_native_tf_2_11_plus" and finding.params["version"] == "2.15.0"
+    old = {"log": NO_GPU, "tensorflow": {"version": "2.10.1", "imported": True, "gpus": []}}
+    assert explain.probe_log_findings(old, "windows") == []
+
+
+def test_check_passes_the_machines_facts_to_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check` (and the GUI's session, through the same reconcile) explains the probe's log
+    with what the layers found: here a GPU and a loaded driver."""
+    from wizard.core.diagnose import CheckOptions, run_check
+    from wizard.core.host import ReplayHost
+
+    seen: list[tuple] = []
+    original = explain.probe_log_findings
+
+    def spy(probe, os_kind=None, tf_version=None, machine=()):
+        seen.append((os_kind, tuple(machine)))
+        return original(probe, os_kind, tf_version, machine)
+
+    monkeypatch.setattr(explain, "probe_log_findings", spy)
+    profile = json.loads((REPO / "tests" / "profiles" / "win-tf210-cudnn-never-copied.json")
+                         .read_text("utf-8"))
+    run_check(ReplayHost(profile), CheckOptions())
+    assert seen and seen[0][0] == "windows"
+    assert {"nvidia_gpu", "driver_loaded"} <= set(seen[0][1])

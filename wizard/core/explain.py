@@ -23,7 +23,7 @@ import bisect
 import contextlib
 import re
 import string
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Optional
@@ -1283,10 +1283,35 @@ def probe_log_text(probe: Optional[dict[str, Any]]) -> str:
     return "\n".join(part for part in parts if part)
 
 
-def probe_log_findings(probe: Optional[dict[str, Any]],
-                       os_kind: Optional[str] = None) -> list[Finding]:
-    """:func:`explain_log` over the probe's log and import error."""
-    return explain_log(probe_log_text(probe), os_kind)
+def probe_log_findings(probe: Optional[dict[str, Any]], os_kind: Optional[str] = None,
+                       tf_version: Optional[str] = None,
+                       machine: Iterable[str] = ()) -> list[Finding]:
+    """:func:`explain_log` over the probe's log and import error, with what ``check`` knows
+    already: the environment's TensorFlow version and the machine's facts
+    (:func:`machine_facts`), which narrow the candidates. The TensorFlow version is the
+    probe's own when none is given."""
+    if tf_version is None and isinstance(probe, dict):
+        from wizard.core.envs import tf_version as probe_tf_version
+
+        tf_version = probe_tf_version(probe)
+    return explain_log(probe_log_text(probe), os_kind, tf_version=tf_version, machine=machine)
+
+
+def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
+    """What the layers below found on the machine itself, as :data:`MACHINE_FACTS` names: an
+    NVIDIA GPU listed (or none at all), a driver loaded (NVML or the kernel module answered)."""
+    facts: list[str] = []
+    gpu = results.get("gpu")
+    if gpu is not None:
+        if any(f.code == "no_nvidia_gpu" for f in gpu.findings):
+            facts.append("no_nvidia_gpu")
+        elif gpu.facts.get("gpus"):
+            facts.append("nvidia_gpu")
+    driver = results.get("driver")
+    if driver is not None and (driver.facts.get("driver_version")
+                               or driver.facts.get("kernel_module_version")):
+        facts.append("driver_loaded")
+    return facts
 
 
 @dataclass
