@@ -123,7 +123,9 @@ def reconcile(ctx: CheckContext) -> None:
         return
     ctx.reconciled = result
     own = list(result.findings)
-    explained = [f for f in explain.probe_log_findings(probe, _os(ctx))
+    # what the layers found on the machine narrows the log's candidates (issue 13 item 2)
+    known = explain.machine_facts(ctx.results)
+    explained = [f for f in explain.probe_log_findings(probe, _os(ctx), machine=known)
                  if not _ruled_out(ctx, probe, f)]
     merged = file_log_findings(ctx, result, explained)
     tf_info = probe.tensorflow
@@ -140,7 +142,11 @@ def reconcile(ctx: CheckContext) -> None:
 
 def _ruled_out(ctx: CheckContext, probe: ProbeResult, finding: Finding) -> bool:
     """A log candidate the probe's facts contradict: a CPU-only package where TF says it is a
-    CUDA build and no CPU-only distribution is installed."""
+    CUDA build and no CPU-only distribution is installed; ``CUDA_VISIBLE_DEVICES`` where the
+    value the probe ran with (unset, or one that leaves CUDA a GPU) hides nothing."""
+    if finding.code == "cuda_visible_devices_misconfigured":
+        value, _ = inherited_env(ctx, "CUDA_VISIBLE_DEVICES")
+        return value is None or judge_visible_devices(value, _nvml_gpus(ctx)) is None
     if finding.code != "gpu_not_listed_cpu_only_package":
         return False
     tf = probe.tensorflow or {}
