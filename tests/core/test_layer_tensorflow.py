@@ -459,3 +459,23 @@ def test_a_failed_probe_says_why_by_its_kind() -> None:
     assert "0xC0000135" in failed.message("zh_CN") and "退出状态" in failed.message("zh_CN")
     assert render(result.summary, "zh_CN").endswith("探测进程崩溃")
     assert str(result.summary).endswith(": crashed")
+
+
+def test_a_log_candidate_for_cuda_visible_devices_is_ruled_out_by_the_value_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """explain may name CUDA_VISIBLE_DEVICES for "no CUDA-capable device"; the layer knows the
+    value the probe ran with: unset (or fine), it hides nothing, so the candidate is dropped."""
+    from wizard.core import explain
+
+    candidate = Finding("cuda_visible_devices_misconfigured", "fail",
+                        evidence="CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected")
+    monkeypatch.setattr(explain, "probe_log_findings", lambda *args, **kwargs: [candidate])
+    lower = {name: LayerResult(name, OK, "ok") for name in ("driver", "cuda", "cudnn")}
+    lower["gpu"] = LayerResult("gpu", OK, "ok",
+                               facts={"gpus": [{"index": 0, "name": "RTX", "uuid": UUID0}]})
+    for env, kept in (({}, False), ({"CUDA_VISIBLE_DEVICES": "0"}, False),
+                      ({"CUDA_VISIBLE_DEVICES": "3"}, True)):
+        probe = make_probe("2.16.1", gpus=0, on="CPU", python="3.11.7")
+        result = checked(context(probe, python=LINUX_EXE, lower=dict(lower), env=env))
+        assert ("cuda_visible_devices_misconfigured" in codes(result)) is kept, env
