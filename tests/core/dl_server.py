@@ -50,6 +50,10 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:  # quiet
             return None
 
+        def handle(self) -> None:  # a client that hangs up (cancel, timeout) is no error
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                super().handle()
+
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
             path = self.path
             if path.startswith("http://"):  # a proxy request: absolute URI
