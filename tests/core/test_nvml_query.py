@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pynvml
 import pytest
 
+from tests import standin
 from wizard.core.host import NVML_ERRORS
 from wizard.core.host import nvml as nvml_query
 from wizard.core.host.nvml import (
@@ -288,3 +289,26 @@ def test_fresh_process_without_driver_never_imports_pynvml() -> None:
     answer, imported = json.loads(done.stdout)
     assert answer == LIBRARY_NOT_FOUND
     assert imported is False
+
+
+@pytest.mark.skipif(standin.compiler() is None, reason="no C compiler for the stand-in NVML")
+def test_fresh_process_with_a_library_goes_through_pynvml(tmp_path) -> None:
+    """The other side of the shortcut: where the loader finds a libnvidia-ml.so.1 (the stand-in,
+    through LD_LIBRARY_PATH), the GPUs come from pynvml as before."""
+    libdir = standin.build(tmp_path / "lib")
+    config = tmp_path / "nvml.cfg"
+    standin.write_config(config, "count 1\ng0.name NVIDIA GeForce RTX 4090\n"
+                                 "g0.mem_total 25757220864\n")
+    code = (
+        "import json, sys\n"
+        "from wizard.core.host.nvml import query_nvml\n"
+        "print(json.dumps([query_nvml(), 'pynvml' in sys.modules]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=standin.environment(libdir, config),
+                          cwd=standin.REPO_ROOT)
+    assert done.returncode == 0, done.stderr
+    answer, imported = json.loads(done.stdout.strip().splitlines()[-1])
+    assert imported is True
+    assert answer["error"] is None
+    assert [gpu["name"] for gpu in answer["gpus"]] == ["NVIDIA GeForce RTX 4090"]
