@@ -5,6 +5,8 @@ never needs to know which one it talks to."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Callable
@@ -222,3 +224,20 @@ def test_a_replay_refuses_to_run_anything(hosts: dict[str, Host]) -> None:
 
     with pytest.raises(ReadOnlyHost, match="demo mode"):
         hosts["replay"].run_streaming([sys.executable, "-c", "print(1)"])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_program_whose_child_keeps_the_pipe_still_ends(hosts: dict[str, Host],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from wizard.core.host import stream
+
+    monkeypatch.setattr(stream, "EXIT_GRACE_S", 0.5)
+    code = ("import subprocess, sys; child = subprocess.Popen([sys.executable, '-c', "
+            "'import time; time.sleep(30)']); print('child', child.pid)")
+    started = time.monotonic()
+    result = hosts["local"].run_streaming([sys.executable, "-c", code])
+    assert result.ok and result.stdout.startswith("child ")
+    assert time.monotonic() - started < 20
+    os.kill(int(result.stdout.split()[1]), signal.SIGTERM)

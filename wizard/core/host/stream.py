@@ -31,6 +31,8 @@ from wizard.core.host.probe import kill_tree, popen_kwargs
 from wizard.core.host.process import child_environment, decode_output, reset_dll_directory
 
 POLL_S = 0.1
+EXIT_GRACE_S = 5.0
+"""How long output is still read after the program exited (a child it left may hold the pipe)."""
 KEEP_CHARS = 64 * 1024
 """How much of the output the result keeps (its end); every line went to ``on_line``."""
 LineFn = Callable[[str], None]
@@ -81,7 +83,7 @@ def run_streaming(
         kill_tree(process)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=10)
-    reader.join(timeout=5)  # a grandchild outside the group may still hold the pipe
+    reader.join(timeout=2)  # a grandchild outside the group may still hold the pipe
     _drain(lines, kept, on_line)
     returncode = None if stop else process.returncode
     return CommandResult(tuple(argv), returncode, kept.text(), "",
@@ -95,6 +97,7 @@ def _wait(process: subprocess.Popen, lines: queue.Queue[Optional[str]], kept: _T
     when it has to be stopped first."""
     deadline = None if timeout is None else time.monotonic() + timeout
     ended = False
+    exited_at: Optional[float] = None
     while True:
         try:
             line = lines.get(timeout=POLL_S)
@@ -107,8 +110,12 @@ def _wait(process: subprocess.Popen, lines: queue.Queue[Optional[str]], kept: _T
                 kept.add(line)
                 if on_line is not None:
                     on_line(line)
-        if ended and process.poll() is not None:
-            return None
+        if process.poll() is not None:
+            if ended:
+                return None
+            exited_at = exited_at or time.monotonic()
+            if time.monotonic() - exited_at > EXIT_GRACE_S:
+                return None  # a grandchild left running holds the pipe: the program is done
         if cancelled is not None and cancelled():
             return "cancelled"
         if deadline is not None and time.monotonic() >= deadline:
