@@ -137,7 +137,8 @@ def test_cli_text_lists_candidates() -> None:
 
 
 def test_machine_facts_narrow_the_candidates() -> None:
-    no_device = "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"
+    no_device = ("failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+                 "no NVIDIA GPU device is present: /dev/nvidia0 does not exist\n")
     assert explain_log(no_device, "linux")[0].code == "no_driver_or_nvidia_smi_missing"
     known = explain_log(no_device, "linux", machine=["nvidia_gpu", "driver_loaded"])
     assert known[0].code == "cuda_visible_devices_misconfigured"

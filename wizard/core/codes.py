@@ -52,6 +52,7 @@ CODES: dict[str, Code] = {
     "cuda_visible_devices_misconfigured": Code("tensorflow"),
     "gpu_index_out_of_range": Code("tensorflow"),
     "gpu_model_oom": Code("tensorflow"),
+    "op_no_gpu_kernel": Code("tensorflow"),
     "windows_dll_dependency_missing": Code("tensorflow"),
     "numa_or_harmless_warning": Code("tensorflow"),
     "check_failed": Code("tensorflow"),
