@@ -126,3 +126,29 @@ def test_the_bare_pip_pattern() -> None:
     assert BARE_PIP.search("x && pip uninstall -y tensorflow-cpu")
     assert not BARE_PIP.search('"/home/me/venv/bin/python" -m pip install tensorflow')
     assert not BARE_PIP.search('conda run -p "/opt/env" python -m pip install tensorflow')
+
+
+@pytest.mark.timeout(180)
+def test_mutated_profiles_agree_with_themselves_too() -> None:
+    """Odd but valid machines (the fuzz test's mutations): every report that comes out keeps the
+    invariants, also where a layer raised."""
+    import fuzz_profiles
+
+    from wizard.core.diagnose import run_check
+    from wizard.core.host import ProfileError
+
+    checked = 0
+    bad = []
+    for label, profile in fuzz_profiles.mutations(seed=13, count=400):
+        try:
+            host = ReplayHost(profile, source="fuzz.json")
+        except ProfileError:
+            continue
+        report = run_check(host)
+        checked += 1
+        blocking = report.blocking_layer
+        fails = blocking and [f for f in report.layer(blocking).findings if f.severity == "fail"]
+        if report.ready is not (blocking is None) or (blocking and not fails):
+            bad.append(f"{label}: ready={report.ready} blocking={blocking}")
+    assert not bad, "\n".join(bad[:10])
+    assert checked > 100
