@@ -233,7 +233,7 @@ def cmd_packages(args: argparse.Namespace, lang: str) -> int:
 
     host = LocalHost()
     try:
-        plan = packages.plan_tensorflow(host, python=args.python, tensorflow=args.tf)
+        plan = packages.plan_tensorflow(host, python=_abs(args.python), tensorflow=args.tf)
     except FixError as exc:
         return _refuse(exc.message, lang)
     for line in plan.lines(lang):
@@ -275,7 +275,7 @@ def cmd_cuda(args: argparse.Namespace, lang: str) -> int:
     host = LocalHost()
     try:
         plan = cuda_installer.plan_cuda(
-            host, cuda=args.cuda, tensorflow=args.tf, python=args.python,
+            host, cuda=args.cuda, tensorflow=args.tf, python=_abs(args.python),
             installer=os.path.abspath(args.installer) if args.installer else None,
             allow_hosts=tuple(args.allow_host))
     except FixError as exc:
@@ -307,6 +307,11 @@ def cmd_cuda(args: argparse.Namespace, lang: str) -> int:
         return EXIT_OK if ok else EXIT_UNVERIFIED
     status = _recheck_layer(lambda: cuda_installer.recheck(host, plan), "cuda", lang)
     return status if ok else EXIT_UNVERIFIED
+
+
+def _abs(path: Optional[str]) -> Optional[str]:
+    """A path given on the command line, absolute (the plan names the interpreter it runs)."""
+    return os.path.abspath(path) if path and os.path.exists(path) else path
 
 
 def _download_progress(lang: str) -> Callable[[Any], None]:
