@@ -550,7 +550,9 @@ def _resolve_library(hit: _Hit, tab: Table, os_kind: Optional[str]):
     file = _basename(hit.groups.get("file", ""))
     family = _family_of(file, tab) if file else None
     if family is None:
-        return None
+        # a library of the program's own (an ONNX Runtime or CTranslate2 provider) whose
+        # loader error names a CUDA library: that one is what is missing
+        return _resolve_dependency_only(hit, file, tab)
     extra: dict[str, Any] = {"file": file}
     if family.red_herring:
         return family, None, extra
@@ -573,6 +575,15 @@ def _resolve_library(hit: _Hit, tab: Table, os_kind: Optional[str]):
     if os_kind and os_kind in family.os_code:
         code = family.os_code[os_kind]
     return family, code, extra
+
+
+def _resolve_dependency_only(hit: _Hit, file: str, tab: Table):
+    """(family, code, params) when an unknown library's loader error names a known one."""
+    dependency = _dependency(hit.groups.get("dlerror", ""), file) if file else None
+    needed = _family_of(dependency, tab) if dependency else None
+    if needed is None or not needed.code or needed.red_herring:
+        return None
+    return needed, needed.code, {"file": dependency, "needed_by": file}
 
 
 def _dependency(dlerror: str, file: str) -> Optional[str]:
