@@ -73,9 +73,10 @@ def test_tf_sees_no_gpu_for_an_unknown_reason_fails_with_the_logs_lines_and_next
     assert not report.ready and report.blocking_layer == "tensorflow"
     unknown = finding(report, "tensorflow", "gpu_not_used_unknown_cause")
     assert unknown.severity == "fail"
-    text = unknown.message()
-    assert "Frobnicating GPU 0 failed" in text
-    assert "cpu_feature_guard" not in text and "NUMA" not in text  # harmless lines left out
+    assert "Lines of the log about the GPU: 1," in unknown.message()
+    seen = unknown.to_dict()["evidence"]
+    assert "Frobnicating GPU 0 failed" in seen
+    assert "cpu_feature_guard" not in seen and "NUMA" not in seen  # harmless lines left out
     python = report.python
     assert any(c.startswith(f'"{python}" -c ') for c in unknown.fix.commands)
     assert "gpu-wizard explain tf-gpu.log" in unknown.fix.commands

@@ -733,7 +733,7 @@ def unknown_cause(ctx: CheckContext, probe: ProbeResult) -> Finding:
         "gpu_not_used_unknown_cause",
         "fail",
         {"version": tf_version(probe) or "?", "python": ctx.python,
-         "lines": "\n" + "\n".join(lines) if lines else None},
+         "count": len(lines) if lines else None},
         evidence="\n".join(lines) if lines else None,
         fix=Fix(
             steps=(Step("tensorflow.nvidia_smi"), *(Step("run", {"command": c}) for c in commands)),
