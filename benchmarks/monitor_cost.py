@@ -9,14 +9,17 @@
    and the time one repaint takes;
 3. the history's memory after 24 simulated hours at 1 Hz for 2 GPUs.
 
-Usage: ``python benchmarks/monitor_cost.py [--samples N] [--page-seconds S]``. Linux only (the
-stand-in is an ELF shared library). Numbers depend on the machine; nothing here asserts.
+Usage: ``python benchmarks/monitor_cost.py [--samples N] [--page-seconds S] [--repeat R]
+[--part all|samples|page|memory] [--gpus 2,8]``. ``--repeat`` measures the page R times per GPU
+count and prints each run and the median (a shared machine is noisy). Linux only (the stand-in
+is an ELF shared library). Numbers depend on the machine; nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,7 +56,8 @@ def relaunch(args: argparse.Namespace) -> int:
         env["MONITOR_COST_CHILD"] = tmp
         env.setdefault("QT_QPA_PLATFORM", "offscreen")
         argv = [sys.executable, __file__, "--samples", str(args.samples), "--page-seconds",
-                str(args.page_seconds)]
+                str(args.page_seconds), "--repeat", str(args.repeat), "--part", args.part,
+                "--gpus", args.gpus]
         return subprocess.call(argv, env=env)
 
 
@@ -106,7 +110,8 @@ def sample_costs(samples: int) -> None:
         print("  gpustat: not installed (pip install gpustat)")
 
 
-def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
+def page_cost(seconds: float, gpus: int, tmp: Path) -> float:
+    """One run of the page for ``seconds``; returns its CPU share of one core in percent."""
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -134,7 +139,7 @@ def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
         for i in range(3600):
             page.monitor.add(dict(base, time=base["time"] - 3600 + i))
     paints = []
-    original = page.paint
+    original = page.refresh  # what the paint timer calls
 
     profiler = None
     if os.environ.get("MONITOR_COST_PROFILE"):
@@ -142,7 +147,7 @@ def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
 
         profiler = cProfile.Profile()
 
-    def timed_paint() -> None:
+    def timed_refresh() -> None:
         start = time.perf_counter()
         if profiler is not None:
             profiler.enable()
@@ -152,7 +157,7 @@ def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
         paints.append(time.perf_counter() - start)
 
     page.paint_timer.timeout.disconnect()
-    page.paint_timer.timeout.connect(timed_paint)
+    page.paint_timer.timeout.connect(timed_refresh)
     QTimer.singleShot(int(seconds * 1000), app.quit)
     start_cpu, start_wall = time.process_time(), time.perf_counter()
     app.exec()
@@ -168,6 +173,7 @@ def page_cost(seconds: float, gpus: int, tmp: Path) -> None:
     # process CPU time: the sampler thread, the paint timer and Qt's own work together
     print(f"  {gpus} GPUs: {100 * cpu / wall:5.2f}% of one core over {wall:.0f} s at 1 Hz "
           f"({samples} samples in history, {len(paints)} repaints, {mean_paint:.1f} ms each)")
+    return 100 * cpu / wall
 
 
 def history_memory() -> None:
@@ -195,15 +201,25 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--page-seconds", type=float, default=20.0)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--part", choices=("all", "samples", "page", "memory"), default="all")
+    parser.add_argument("--gpus", default="2,8", help="GPU counts for the page, comma-separated")
     args = parser.parse_args()
     tmp = os.environ.get("MONITOR_COST_CHILD")
     if not tmp:
         return relaunch(args)
-    sample_costs(args.samples)
-    print("Monitor page CPU share at 1 Hz, plots visible (offscreen):")
-    for gpus in (2, 8):
-        page_cost(args.page_seconds, gpus, Path(tmp))
-    history_memory()
+    if args.part in ("all", "samples"):
+        sample_costs(args.samples)
+    if args.part in ("all", "page"):
+        print("Monitor page CPU share at 1 Hz, plots visible (offscreen):")
+        for gpus in (int(n) for n in args.gpus.split(",")):
+            shares = sorted(page_cost(args.page_seconds, gpus, Path(tmp))
+                            for _ in range(max(1, args.repeat)))
+            if len(shares) > 1:
+                print(f"  {gpus} GPUs: median {statistics.median(shares):.2f}% of one core "
+                      f"over {len(shares)} runs (min {shares[0]:.2f}%, max {shares[-1]:.2f}%)")
+    if args.part in ("all", "memory"):
+        history_memory()
     return 0
 
 

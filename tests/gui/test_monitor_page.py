@@ -146,3 +146,25 @@ def _fast(factory):
         return source
 
     return make
+
+
+def test_the_paint_timer_redraws_only_what_changed(qtbot, make_wizard):
+    wiz = make_wizard(SHARED_PROFILES / "linux-dual-4090-healthy.json", start_page="monitor")
+    wiz.monitor._source_factory = _fast(wiz.monitor._source_factory)
+    wiz.show()
+    page = wiz.monitor
+    qtbot.waitUntil(lambda: page.monitor.history is not None
+                    and page.monitor.history.count >= 5, timeout=20000)
+    page.stop()  # no more samples
+    page.paint()
+    redraws, advice = page.plots.redraws, page.advice_label.text()
+    page.refresh()  # the paint timer, without a new sample: nothing is drawn
+    assert page.plots.redraws == redraws
+    page.monitor.add(dict(page.monitor.latest, time=page.monitor.latest["time"] + 1))
+    page.advice_label.setText("stale")
+    page.refresh()  # a new sample: the plots follow; the advice waits for its period
+    assert page.plots.redraws == redraws + 1
+    assert page.advice_label.text() == "stale"
+    page.paint()  # an explicit repaint redraws everything
+    assert page.advice_label.text() == advice
+    wiz.close()

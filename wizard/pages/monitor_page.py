@@ -1,10 +1,14 @@
 """The live GPU monitor: the page users leave open while they train.
 
 Sampling runs on the sampler's own thread (``wizard.workers.monitor``); each sample is filed in
-the history here, on the GUI thread, and the plots, the GPU lines, the process table and the
-advice are redrawn by a paint timer, only while the page is visible and not paused. In demo
-mode the page plays the profile's recorded ticks. Every text comes from the message catalogue
-(``resources/messages/monitor.json``) and is rendered again on a language change.
+the history here, on the GUI thread, and a coarse paint timer calls :meth:`MonitorPage.refresh`,
+which redraws only what changed: nothing without a new sample, nothing but the mini view while
+the page is hidden or minimized, the plots at their bucket rate
+(``wizard.widgets.monitor_plots``), the process table and the advice every few seconds, a label
+only when its text changed. The page stays under 1% of a core at 1 Hz
+(``benchmarks/monitor_cost.py``). In demo mode the page plays the profile's recorded ticks.
+Every text comes from the message catalogue (``resources/messages/monitor.json``) and is
+rendered again on a language change.
 """
 
 from __future__ import annotations
@@ -39,6 +43,10 @@ from wizard.workers.monitor import MonitorSampler
 WINDOWS = (("1m", 60), ("5m", 300), ("15m", 900), ("1h", 3600), ("6h", 6 * 3600),
            ("24h", DAY_S))
 PAINT_MS = 1000
+PROCESSES_S = 3.0
+"""The process table is refreshed at most this often."""
+ADVICE_S = 5.0
+"""The advice looks at the last 30 samples; judging them again every 5 s is soon enough."""
 
 
 def _t(message_id: str, **params: Any) -> str:
@@ -57,8 +65,10 @@ class MiniView(QWidget):
         layout.addWidget(self.label)
 
     def set_lines(self, lines: list[str]) -> None:
-        self.label.setText("\n".join(lines))
-        self.adjustSize()
+        text = "\n".join(lines)
+        if text != self.label.text():
+            self.label.setText(text)
+            self.adjustSize()
 
 
 class MonitorPage(WizardPageBase):
@@ -73,6 +83,9 @@ class MonitorPage(WizardPageBase):
         self.window_s = 300
         self.mini: Optional[MiniView] = None
         self._record_error = ""
+        self._refreshed_count = -1
+        self._processes_at = self._advice_at = -1e9
+        self._process_rows: list[list[str]] = []
 
         self.demo_label = QLabel(self)
         self.demo_label.setWordWrap(True)
@@ -128,8 +141,9 @@ class MonitorPage(WizardPageBase):
         self.body.addWidget(self.process_box)
 
         self.paint_timer = QTimer(self)
+        self.paint_timer.setTimerType(Qt.TimerType.CoarseTimer)
         self.paint_timer.setInterval(PAINT_MS)
-        self.paint_timer.timeout.connect(self.paint)
+        self.paint_timer.timeout.connect(self.refresh)
         self.retranslate_ui()
 
     # -- QWizardPage --------------------------------------------------------------------------
@@ -178,19 +192,34 @@ class MonitorPage(WizardPageBase):
 
     # -- painting -------------------------------------------------------------------------------
     def paint(self) -> None:
-        """Redraw what is visible from the history (the paint timer calls it)."""
-        if self.monitor is None or self.paused:
+        """Redraw everything visible now (a language, window or pause change; the tests)."""
+        self._refreshed_count = -1
+        self._processes_at = self._advice_at = -1e9
+        self.refresh()
+
+    def refresh(self) -> None:
+        """What the paint timer calls: redraw only what changed since the last refresh."""
+        if self.monitor is None or self.paused or self.monitor.history is None:
             return
+        count = self.monitor.history.count
+        if count == self._refreshed_count:
+            return  # no new sample
         latest = self.monitor.latest
         lines = self._gpu_lines(latest)
         if self.mini is not None and self.mini.isVisible():
             self.mini.set_lines(lines)
-        if not self.isVisible():
+        if not self.isVisible() or self.window().isMinimized():
             return
+        self._refreshed_count = count
         _set_text(self.gpu_lines, "\n".join(lines))
-        self.plots.draw(self.monitor.history, self.window_s)
-        self._fill_processes(latest)
-        self._fill_advice()
+        self.plots.draw(self.monitor.history, self.window_s, _limits(latest))
+        now = time.monotonic()
+        if now - self._processes_at >= PROCESSES_S:
+            self._processes_at = now
+            self._fill_processes(latest)
+        if now - self._advice_at >= ADVICE_S:
+            self._advice_at = now
+            self._fill_advice()
         self._show_recording()
 
     def _gpu_lines(self, latest: Optional[dict[str, Any]]) -> list[str]:
@@ -222,10 +251,9 @@ class MonitorPage(WizardPageBase):
                              proc.get("name") or "",
                              _t("monitor.value.na") if used is None
                              else f"{used / 1048576:.0f} MiB", proc.get("command") or ""])
-        current = [[self.processes.topLevelItem(i).text(c) for c in range(5)]
-                   for i in range(self.processes.topLevelItemCount())]
-        if current == rows:
+        if rows == self._process_rows and self.processes.topLevelItemCount() == len(rows):
             return
+        self._process_rows = rows
         self.processes.clear()
         for row in rows:
             item = QTreeWidgetItem(row)
@@ -304,13 +332,14 @@ class MonitorPage(WizardPageBase):
     def _show_recording(self) -> None:
         recorder = self.monitor.recorder if self.monitor is not None else None
         if recorder is not None:
-            self.record_status.setText(_t("monitor.record.status", path=recorder.path,
-                                          rows=recorder.rows))
+            text = _t("monitor.record.status", path=recorder.path, rows=recorder.rows)
         elif self.paused:
-            self.record_status.setText(_t("monitor.paused"))
+            text = _t("monitor.paused")
         else:
-            self.record_status.setText(self._record_error)
-        self.record_status.setVisible(bool(self.record_status.text()))
+            text = self._record_error
+        _set_text(self.record_status, text)
+        if self.record_status.isHidden() == bool(text):
+            self.record_status.setVisible(bool(text))
 
     # -- language -----------------------------------------------------------------------------
     def retranslate_ui(self) -> None:
@@ -362,6 +391,14 @@ def _set_text(label: QLabel, text: str) -> None:
     """Only a changed text: setting a word-wrapped label's text lays the page out again."""
     if label.text() != text:
         label.setText(text)
+
+
+def _limits(latest: Optional[dict[str, Any]]) -> dict[str, float]:
+    """The known tops of the plots' Y scales: the largest memory size and power limit."""
+    gpus = [g for g in (latest or {}).get("gpus") or [] if not g.get("error")]
+    memory = [g["memory_total"] / 1048576 for g in gpus if g.get("memory_total")]
+    power = [g["power_limit_w"] for g in gpus if g.get("power_limit_w")]
+    return {"memory_used_mib": max(memory, default=0.0), "power_w": max(power, default=0.0)}
 
 
 def _lang() -> str:
