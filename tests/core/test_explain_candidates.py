@@ -45,7 +45,11 @@ def test_a_decisive_line_needs_no_how_to_tell() -> None:
 
 
 def test_tf_version_decides_native_windows() -> None:
-    assert explain_log(NO_GPU, "windows", tf_version="2.10") == []
+    candidates = explain_log(NO_GPU, "windows", tf_version="2.10")  # TF 2.10 can use the GPU
+    assert [f.code for f in candidates] == [
+        "cuda_version_mismatch", "cudnn_missing", "gpu_not_listed_cpu_only_package"]
+    assert not explain.decisive(candidates)
+    assert "gpu-wizard compat --tf 2.10" in messages.render(tell(candidates[0]))
     [guess] = explain_log(NO_GPU, "windows")  # the version unknown: a candidate, how to tell
     assert guess.code == "windows_native_tf_2_11_plus" and not explain.decisive([guess])
     assert "tf.__version__" in messages.render(tell(guess))
@@ -56,7 +60,7 @@ def test_tf_version_decides_native_windows() -> None:
 
 def test_given_version_beats_the_version_in_the_log() -> None:
     log = "tensorflow version 2.10.1\n" + NO_GPU
-    assert explain_log(log, "windows") == []
+    assert "windows_native_tf_2_11_plus" not in [f.code for f in explain_log(log, "windows")]
     assert [f.code for f in explain_log(log, "windows", tf_version="2.12")] == [
         "windows_native_tf_2_11_plus"]
 
@@ -164,6 +168,7 @@ def test_probe_log_uses_the_probes_tf_version() -> None:
     [finding] = explain.probe_log_findings(probe, "windows")
     assert finding.code == "windows_native_tf_2_11_plus" and finding.params["version"] == "2.15.0"
     old = {"log": NO_GPU, "tensorflow": {"version": "2.10.1", "imported": True, "gpus": []}}
+    # in check the layers read the versions themselves: no candidates guessed from silence
     assert explain.probe_log_findings(old, "windows") == []
 
 

@@ -724,8 +724,10 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     return findings
 
 
-MACHINE_FACTS = ("nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "in_container")
-"""What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts)."""
+MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "in_container")
+"""What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts).
+``checked``: the machine itself was checked (``check``, the GUI), so candidates guessed from a
+log's silence are left to the layers, which read the versions themselves."""
 DECISIVE_SCORE = 75
 DECISIVE_GAP = 20
 """A ranking is decisive when its first finding scores at least ``DECISIVE_SCORE`` and leads the
@@ -1305,7 +1307,8 @@ def probe_log_findings(probe: Optional[dict[str, Any]], os_kind: Optional[str] =
         from wizard.core.envs import tf_version as probe_tf_version
 
         tf_version = probe_tf_version(probe)
-    return explain_log(probe_log_text(probe), os_kind, tf_version=tf_version, machine=machine)
+    known = ["checked", *(name for name in machine if name != "checked")]
+    return explain_log(probe_log_text(probe), os_kind, tf_version=tf_version, machine=known)
 
 
 def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
