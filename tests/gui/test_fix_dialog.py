@@ -78,8 +78,15 @@ def test_demo_walk_shows_the_plan_and_writes_nothing(qtbot, tmp_path: Path, stat
         assert cards and cards[0].action_button is not None
         cards[0].action_button.click()
         dialog = wiz.fix_controller.dialog
-        assert dialog.demo and dialog.state == fix_dialog.NEED_INPUT
+        assert dialog.demo and dialog.state == fix_dialog.PLANNING  # NVIDIA's download first
         assert "nothing will be changed" in dialog.intro.text()
+        wait_state(qtbot, dialog, fix_dialog.PLANNED, fix_dialog.REFUSED)
+        assert dialog.state == fix_dialog.PLANNED, dialog.status_text()
+        text = dialog.plan_text()
+        assert "https://developer.download.nvidia.com/" in text and "sha256" in text
+        assert "cudnn-11.2-windows-x64-v8.1.0.77.zip" in text and "C:\\Program Files" in text
+        assert not dialog.apply_button.isVisible()
+        assert dialog.choose_button.isVisible() and "archive I have" in dialog.choose_button.text()
         archive = fa.windows_zip(tmp_path, "8.1.1.33", "11.2", layout="old")
         dialog.choose_file(str(archive))
         wait_state(qtbot, dialog, fix_dialog.PLANNED, fix_dialog.REFUSED)

@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from wizard import texts
-from wizard.core.messages import msg
+from wizard.core import codes
+from wizard.core.messages import Message, msg
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
 from wizard.core.session import CheckSession
 from wizard.pages.base import WizardPageBase
+from wizard.widgets import fix_tasks
 from wizard.widgets.finding_card import FindingCard, copy_text
 from wizard.widgets.progress import ProgressArea
 from wizard.widgets.status import RUNNING, StatusBadge, status_icon
@@ -50,6 +52,11 @@ class SummaryPage(WizardPageBase):
         self._report: Optional[Report] = None
         self._error: Optional[WorkerError] = None
         self.cards: list[FindingCard] = []
+        self._fix_items: Optional[list[fix_tasks.Item]] = None
+        """Fix everything's overall plan for the report shown (None: being worked out)."""
+        self._fix_tip: Optional[Message] = None
+        self._plan_worker: Optional[FunctionWorker] = None
+        self.fix_all_dialog = None
 
         self.badge = StatusBadge(UNKNOWN, self)
         self.verdict = QLabel(self)
@@ -66,6 +73,16 @@ class SummaryPage(WizardPageBase):
         self.target_label.setWordWrap(True)
         self.target_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.addWidget(self.target_label)
+        fix_row = QHBoxLayout()
+        self.fix_all_button = QPushButton(self)
+        self.fix_all_button.setObjectName("fix_everything")
+        self.fix_all_button.clicked.connect(self.open_fix_everything)
+        fix_row.addWidget(self.fix_all_button)
+        self.fix_all_reason = QLabel(self)  # the tooltip's reason, visible while disabled
+        self.fix_all_reason.setWordWrap(True)
+        self.fix_all_reason.setObjectName("fix_everything_reason")
+        fix_row.addWidget(self.fix_all_reason, 1)
+        self.body.addLayout(fix_row)
 
         self.progress = ProgressArea(self)
         self.progress.sig_stop_requested.connect(self.cancel)
@@ -141,11 +158,19 @@ class SummaryPage(WizardPageBase):
         return self._worker is None
 
     # -- work ----------------------------------------------------------------------------------
-    def start(self) -> None:
+    def start(self, recheck: Optional[str] = None) -> None:
+        """Put the report together (with ``recheck``: check that layer again first)."""
         self.cancel()
         self._report, self._error = None, None
+        session = self.session
+
+        def work(progress, cancelled):  # noqa: ANN001, ANN202 - the worker's signature
+            if recheck:
+                session.recheck(recheck, progress, cancelled)
+            return session.run_all(progress, cancelled)
+
         self._worker = self.workers.start(
-            self.session.run_all,
+            work,
             slots={
                 "sig_progress": self._on_worker_progress,
                 "sig_result": self._on_worker_result,
@@ -157,7 +182,22 @@ class SummaryPage(WizardPageBase):
         self._show()
         self.completeChanged.emit()
 
+    def recheck_layer(self, layer: str) -> None:
+        """After a fix started from a card here: that layer again, then the whole chain."""
+        self.start(recheck=layer)
+
+    def layer_of(self, finding: Finding) -> str:
+        """The layer ``finding`` was reported in (the explain engine files some elsewhere)."""
+        if self._report is not None:
+            for layer in self._report.layers:
+                if any(f is finding for f in layer.findings):
+                    return layer.layer
+        return codes.layer_of(finding.code)
+
     def cancel(self) -> None:
+        plan, self._plan_worker = self._plan_worker, None
+        if plan is not None:
+            plan.cancel()
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.cancel()
@@ -191,6 +231,85 @@ class SummaryPage(WizardPageBase):
         self.progress.hide()
         self._show()
         self.completeChanged.emit()
+        self._plan_fixes()
+
+    # -- Fix everything --------------------------------------------------------------------------
+    def _plan_fixes(self) -> None:
+        """Work out Fix everything's overall plan for the report shown (on a worker: a pip
+        plan may probe the environment)."""
+        self._fix_items, self._fix_tip = None, None
+        report = self._report
+        if report is None or report.ready:
+            self._fix_items = []
+            self._show_fix_all()
+            return
+        host = self.session.host
+        self._plan_worker = self.workers.start(
+            lambda progress, cancelled: fix_tasks.plan_everything(host, report, cancelled),
+            slots={"sig_result": self._on_fixes_planned, "sig_error": self._on_fixes_error})
+        self._show_fix_all()
+
+    def _on_fixes_planned(self, items: list) -> None:
+        if self._plan_worker is None or self.sender() is not self._plan_worker.signals:
+            return
+        self._plan_worker, self._fix_items = None, items
+        self._show_fix_all()
+
+    def _on_fixes_error(self, error: WorkerError) -> None:
+        if self._plan_worker is None or self.sender() is not self._plan_worker.signals:
+            return
+        self._plan_worker, self._fix_items = None, []
+        self._fix_tip = msg("fixgui.all.error", reason=error.text)
+        self._show_fix_all()
+
+    def fix_all_tip(self) -> Message:
+        """Why Fix everything is (not) available now."""
+        items, report = self._fix_items, self._report
+        if self._fix_tip is not None:
+            return self._fix_tip
+        if report is not None and report.ready:
+            return msg("fixgui.all.tip_ready")
+        if items is None:
+            return msg("fixgui.all.tip_planning")
+        left = fix_tasks.left_to_user(report) if report is not None else None
+        if fix_tasks.runnable(items):
+            tip = msg("fixgui.all.tip", count=len(items))
+            if left is not None:
+                tip = msg("fixgui.all.tip_then", first=tip, title=codes.title(left[1].code))
+            return tip
+        if items and items[0].waits is not None:
+            return msg("fixgui.all.tip_first_refused", reason=items[0].waits)
+        if left is not None and fix_tasks.has_builder(left[1].fix.action):
+            return msg("fixgui.all.tip_needs_you", title=codes.title(left[1].code))
+        return msg("fixgui.all.tip_none")
+
+    def _show_fix_all(self) -> None:
+        report = self._report
+        shown = report is not None and self._worker is None and not report.ready
+        enabled = shown and self._fix_items is not None and fix_tasks.runnable(self._fix_items)
+        tip = texts.render_message(self.fix_all_tip())
+        self.fix_all_button.setVisible(shown)
+        self.fix_all_button.setEnabled(enabled)
+        self.fix_all_button.setToolTip(tip)
+        self.fix_all_button.setAccessibleDescription(tip)
+        self.fix_all_reason.setText("" if enabled else tip)
+        self.fix_all_reason.setVisible(shown and not enabled)
+
+    def open_fix_everything(self):  # noqa: ANN201 - the dialog, for tests
+        """The overall plan and its one confirmation (non-blocking: ``open()``)."""
+        items = self._fix_items
+        if not items or not fix_tasks.runnable(items) or self._worker is not None:
+            return None
+        from PySide6.QtCore import Qt as _Qt
+
+        from wizard.widgets.fix_all import FixAllDialog
+
+        dialog = FixAllDialog(self.session, items, self.workers,
+                              on_finished=lambda run: self.start(), parent=self)
+        dialog.setAttribute(_Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self.fix_all_dialog = dialog
+        dialog.open()
+        return dialog
 
     # -- the chain and the verdict ----------------------------------------------------------------
     def _show(self) -> None:
@@ -200,6 +319,7 @@ class SummaryPage(WizardPageBase):
         self.export_box.setVisible(report is not None)
         self.first_box.setVisible(False)
         self._clear_cards()
+        self._show_fix_all()
         if running:
             self.badge.set_status(RUNNING)
             self.verdict.setText(self.tr("Putting the results together…"))
@@ -306,8 +426,9 @@ class SummaryPage(WizardPageBase):
 
     def _add_cards(self, findings: list[Finding]) -> None:
         self.first_box.setVisible(bool(findings))
+        handlers = getattr(self.wizard(), "fix_actions", None) or {}
         for finding in findings:
-            card = FindingCard(finding, None, self.first_box)
+            card = FindingCard(finding, handlers.get(finding.fix.action or ""), self.first_box)
             self.first_layout.addWidget(card)
             self.cards.append(card)
 
@@ -387,6 +508,9 @@ class SummaryPage(WizardPageBase):
         self.export_status.setText("")
         self.monitor_button.setText(texts.render_message(msg("monitor.button.open")))
         self.monitor_button.setAccessibleName(self.monitor_button.text())
+        self.fix_all_button.setText(texts.render_message(msg("fixgui.all.button")))
+        self.fix_all_button.setAccessibleName(
+            texts.render_message(msg("fixgui.all.window_title")))
         self._show()
 
 

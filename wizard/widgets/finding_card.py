@@ -152,11 +152,16 @@ class FindingCard(QFrame):
         # when the page passes a handler for this finding's action.
         self.action_area = QHBoxLayout()
         self.action_button: Optional[QPushButton] = None
-        if finding.fix.action and action_handler is not None:
+        if finding.fix.action and action_handler is not None and _offers_fix(finding):
             self.action_button = QPushButton(self)
             self.action_button.clicked.connect(self._on_action_clicked)
             self.action_area.addWidget(self.action_button)
         self.action_area.addStretch(1)
+        # A failure the wizard cannot fix says why, instead of a button (fixgui.no_fix.<code>).
+        self.no_fix = self._wrapped_label()
+        self.no_fix.setObjectName("no_fix_reason")
+        self.no_fix.setStyleSheet("font-style: italic;")
+        self.no_fix.hide()
 
         self.details_toggle = QToolButton(self)
         self.details_toggle.setCheckable(True)
@@ -180,6 +185,7 @@ class FindingCard(QFrame):
             layout.addWidget(row)
         layout.addLayout(links)
         layout.addLayout(self.action_area)
+        layout.addWidget(self.no_fix)
         layout.addWidget(self.details_toggle)
         layout.addWidget(self.details)
         self.retranslate_ui()
@@ -200,6 +206,14 @@ class FindingCard(QFrame):
         self.sig_action_requested.emit(self.finding)
         if self._action_handler is not None:
             self._action_handler(self.finding)
+
+    def no_fix_reason(self):  # noqa: ANN201 - Optional[Message]
+        """Why a failure has no "Fix it" button (None: it has one, or it is no failure)."""
+        if self.action_button is not None or self.finding.severity != "fail":
+            return None
+        from wizard.widgets.fix_tasks import why_no_fix
+
+        return why_no_fix(self.finding)
 
     def details_text(self) -> str:
         """The evidence and the raw code and params, for the collapsible box."""
@@ -244,6 +258,9 @@ class FindingCard(QFrame):
             self.action_button.setAccessibleName(
                 QCoreApplication.translate("FindingCard", "Fix it: {title}").format(title=title)
             )
+        reason = self.no_fix_reason()
+        self.no_fix.setText(texts.render_message(reason) if reason is not None else "")
+        self.no_fix.setVisible(reason is not None)
         self.details_toggle.setText(
             QCoreApplication.translate("FindingCard", "Why: details and evidence")
         )
@@ -259,6 +276,13 @@ class FindingCard(QFrame):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate_ui()
         super().changeEvent(event)
+
+
+def _offers_fix(finding: Finding) -> bool:
+    """The fix's builder has what it needs from the finding (a cuDNN fix its folder)."""
+    from wizard.widgets.fix_tasks import offers_fix
+
+    return offers_fix(finding)
 
 
 def _html(text: str) -> str:

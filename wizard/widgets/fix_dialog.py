@@ -1,12 +1,16 @@
 """The commit step of an automatic fix ("Fix it…" on a finding card), and the offer to finish or
 roll back a fix a crash interrupted.
 
-:class:`FixDialog` shows what is needed first (the cuDNN archive, zlibwapi.dll), then the plan in
-plain words with the exact files and variables (``Plan.messages()`` in the current language),
-then "Make these changes": the apply runs on a worker with progress and Cancel (a cancel puts
-back everything), then the result and "Undo". In demo mode (a ReplayHost) it shows the plan and
-says that nothing will be changed; no button writes anything. Every text comes from
-``resources/messages/fixgui.json`` and is rendered again on a language change.
+:class:`FixDialog` works out the plan first and shows it in plain words (what is downloaded, how
+big, from where and how it is checked; which files and variables change; which commands run, in
+which environment). cuDNN comes from NVIDIA's download by default, with "Use an archive I have…"
+as the other way; zlibwapi.dll is chosen by the user. Then the button runs it on a worker
+(:mod:`wizard.widgets.fix_tasks`) with progress: speed and time left for a download, the live
+output of pip, conda or an installer, Cancel (the download, or the whole process tree; file
+changes are put back), the result with the exit status, Undo where there is one, and the page
+checks its layer again. In demo mode (a ReplayHost) it shows the plan and says that nothing will
+be changed; no button writes anything. Every text comes from ``resources/messages/fixgui.json``
+(and the cores' catalogues) and is rendered again on a language change.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -30,20 +35,24 @@ from PySide6.QtWidgets import (
 
 from wizard import texts
 from wizard.core.fixes import journal as journals
-from wizard.core.fixes.plan import FixError, Plan, from_data
-from wizard.core.fixes.registry import builder
+from wizard.core.fixes.plan import FixError
 from wizard.core.messages import Message, msg
 from wizard.core.model import Finding
+from wizard.widgets import fix_tasks
+from wizard.widgets.fix_tasks import NEEDS_FILE, Events, Outcome, Prepared
 from wizard.workers import FunctionWorker, WorkerError, WorkerManager
 
 log = logging.getLogger(__name__)
 
-NEEDS_FILE = {"install_cudnn": "archive", "install_zlibwapi": "file"}
-"""Actions that need a file from the user first, and the name it is given to the builder as."""
-
 (NEED_INPUT, PLANNING, PLANNED, REFUSED, APPLYING, DONE, FAILED, UNDOING,
  UNDONE) = ("need_input", "planning", "planned", "refused", "applying", "done", "failed",
             "undoing", "undone")
+POLL_MS = 100
+"""How often the dialog takes the worker's progress and output lines (fix_tasks.Events)."""
+MAX_OUTPUT_LINES = 5000
+
+APPLY_TEXT = {fix_tasks.FILES: "fixgui.apply", fix_tasks.DOWNLOAD: "fixgui.apply_download",
+              fix_tasks.RUN: "fixgui.apply_run", fix_tasks.INSTALLER: "fixgui.apply_installer"}
 
 
 def _reason(error: WorkerError) -> Any:
@@ -51,8 +60,12 @@ def _reason(error: WorkerError) -> Any:
     return exc.message if isinstance(exc, FixError) else error.text
 
 
+def mono_font():
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
 class FixDialog(QDialog):
-    """One fix: what is needed, the plan, confirm, progress with cancel, the result, undo."""
+    """One fix: how to get it, the plan, confirm, progress with cancel, the result, undo."""
 
     def __init__(self, finding: Finding, host: Any, workers: WorkerManager,
                  on_changed: Optional[Callable[[], None]] = None,
@@ -64,18 +77,39 @@ class FixDialog(QDialog):
         self.workers = workers
         self.on_changed = on_changed
         self.demo = not getattr(host, "can_write", False)
+        self.routes = fix_tasks.routes(finding)
+        self.route = self.routes[0]
         self.given: dict[str, Any] = {}
-        self.plan: Optional[Plan] = None
+        self.prepared: Optional[Prepared] = None
+        self.outcome: Optional[Outcome] = None
         self.journal: Optional[journals.Journal] = None
-        self.state = NEED_INPUT if self.action in NEEDS_FILE else PLANNING
-        self._status: Optional[Message] = None
+        self.state = NEED_INPUT if self.route == fix_tasks.ROUTE_FILE else PLANNING
+        self._status: Any = None
         self._worker: Optional[FunctionWorker] = None
         self._outcome: dict[str, Any] = {}
+        self._events = Events()
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._drain)
         self.setObjectName("FixDialog")
         self.setModal(True)
-        self.setMinimumSize(640, 460)
-        self.resize(760, 540)
+        self.setMinimumSize(640, 480)
+        self.resize(780, 600)
+        self._build()
+        self.retranslate_ui()
+        if self.state == PLANNING:
+            self._start_planning()
 
+    @property
+    def plan(self) -> Any:
+        """The plan being shown (a file plan, a download, the commands to run)."""
+        return self.prepared.plan if self.prepared is not None else None
+
+    @property
+    def kind(self) -> str:
+        return self.prepared.kind if self.prepared is not None else ""
+
+    def _build(self) -> None:
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
         font = self.heading.font()
@@ -90,10 +124,15 @@ class FixDialog(QDialog):
         self.file_label = QLabel(self)
         self.file_label.setWordWrap(True)
         self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.choose_button = QPushButton(self)
+        self.choose_button = QPushButton(self)  # a file of the user's
+        self.choose_button.setObjectName("fix_choose")
         self.choose_button.clicked.connect(self.browse)
+        self.download_button = QPushButton(self)  # back to NVIDIA's download
+        self.download_button.setObjectName("fix_download_instead")
+        self.download_button.clicked.connect(self.use_download)
         file_row = QHBoxLayout()
         file_row.addWidget(self.file_label, 1)
+        file_row.addWidget(self.download_button)
         file_row.addWidget(self.choose_button)
 
         self.plan_heading = QLabel(self)
@@ -101,6 +140,7 @@ class FixDialog(QDialog):
         self.plan_view = QPlainTextEdit(self)
         self.plan_view.setReadOnly(True)
         self.plan_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.plan_heading.setBuddy(self.plan_view)
 
         self.note = QLabel(self)  # demo mode, administrator rights
         self.note.setWordWrap(True)
@@ -111,15 +151,29 @@ class FixDialog(QDialog):
         self.status = QLabel(self)  # progress text, the result
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.output = QPlainTextEdit(self)  # live output of pip, conda, the installer
+        self.output.setObjectName("fix_output")
+        self.output.setReadOnly(True)
+        self.output.setFont(mono_font())
+        self.output.setMaximumBlockCount(MAX_OUTPUT_LINES)
+        self.output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.output.hide()
 
         self.apply_button = QPushButton(self)
+        self.apply_button.setObjectName("fix_apply")
         self.apply_button.clicked.connect(self.apply)
         self.cancel_button = QPushButton(self)
+        self.cancel_button.setObjectName("fix_cancel")
         self.cancel_button.clicked.connect(self.cancel)
         self.undo_button = QPushButton(self)
+        self.undo_button.setObjectName("fix_undo")
         self.undo_button.clicked.connect(self.undo)
         self.close_button = QPushButton(self)
+        self.close_button.setObjectName("fix_close")
         self.close_button.clicked.connect(self.reject)
+        for button in (self.choose_button, self.download_button, self.undo_button,
+                       self.cancel_button, self.close_button):
+            button.setAutoDefault(False)
         buttons = QHBoxLayout()
         buttons.addWidget(self.undo_button)
         buttons.addStretch(1)
@@ -133,16 +187,14 @@ class FixDialog(QDialog):
         layout.addWidget(self.needs_label)
         layout.addLayout(file_row)
         layout.addWidget(self.plan_heading)
-        layout.addWidget(self.plan_view, 1)
+        layout.addWidget(self.plan_view, 2)
         layout.addWidget(self.note)
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
+        layout.addWidget(self.output, 2)
         layout.addLayout(buttons)
-        self.retranslate_ui()
-        if self.state == PLANNING:
-            self._start_planning()
 
-    # -- steps --------------------------------------------------------------------------------
+    # -- how the fix is had ---------------------------------------------------------------------
     def browse(self) -> None:
         """The file the fix needs, from a file dialog."""
         if self.action == "install_cudnn":
@@ -160,30 +212,41 @@ class FixDialog(QDialog):
 
     def choose_file(self, path: str) -> None:
         """Use ``path`` as the archive (or DLL) and work out the plan."""
-        if self.state not in (NEED_INPUT, PLANNED, REFUSED):
+        if self.state not in (NEED_INPUT, PLANNING, PLANNED, REFUSED) or \
+                self.action not in NEEDS_FILE:
             return
+        self.route = fix_tasks.ROUTE_FILE
         self.given[NEEDS_FILE[self.action]] = path
         self._start_planning()
 
-    def _start_planning(self) -> None:
-        self.state, self.plan, self._status = PLANNING, None, msg("fixgui.planning")
-        build = builder(self.action)
-        if build is None:  # the card offers "Fix it" only for registered actions
-            self.state, self._status = REFUSED, msg("fixgui.refused", reason=self.action)
-            self._show()
+    def use_download(self) -> None:
+        """Back from "an archive I have" to NVIDIA's download."""
+        if self.state not in (NEED_INPUT, PLANNING, PLANNED, REFUSED) or \
+                fix_tasks.ROUTE_DOWNLOAD not in self.routes:
             return
-        params, given = dict(self.finding.fix.action_params), dict(self.given)
+        self.route = fix_tasks.ROUTE_DOWNLOAD
+        self.given.pop(NEEDS_FILE.get(self.action, ""), None)
+        self._start_planning()
+
+    def _start_planning(self) -> None:
+        if self._worker is not None:  # another way was chosen while the plan was worked out
+            self._worker.cancel()
+        self.state, self.prepared, self._status = PLANNING, None, msg("fixgui.planning")
+        finding, host, given, route = self.finding, self.host, dict(self.given), self.route
         self._worker = self.workers.start(
-            lambda progress, cancelled: build(self.host, params, given),
+            lambda progress, cancelled: fix_tasks.prepare(host, finding, given, route, cancelled),
             slots={"sig_result": self._on_planned, "sig_error": self._on_plan_error})
         self._show()
 
-    def _on_planned(self, plan: Plan) -> None:
+    def _on_planned(self, prepared: Prepared) -> None:
         if not self._current():
             return
-        self._worker, self.plan, self.state = None, plan, PLANNED
+        self._worker, self.prepared, self.state = None, prepared, PLANNED
         self._status = msg("fixgui.demo") if self.demo else None
         self._show()
+        if self.apply_button.isVisible() and self.apply_button.isEnabled():
+            self.apply_button.setDefault(True)
+            self.apply_button.setFocus()
 
     def _on_plan_error(self, error: WorkerError) -> None:
         if not self._current():
@@ -192,54 +255,129 @@ class FixDialog(QDialog):
         self.state, self._status = REFUSED, msg("fixgui.refused", reason=_reason(error))
         self._show()
 
+    # -- running it -----------------------------------------------------------------------------
+    def can_apply(self) -> bool:
+        prepared = self.prepared
+        return (self.state == PLANNED and prepared is not None and not prepared.empty
+                and not self.demo and not self.needs_sudo())
+
     def apply(self) -> None:
-        """Make the changes (never in demo mode)."""
-        if (self.state != PLANNED or self.plan is None or self.demo or self.plan.empty
-                or self.needs_sudo()):
+        """Run the fix (never in demo mode)."""
+        if not self.can_apply():
             return
-        plan, host = self.plan, self.host
-        self.state, self._status = APPLYING, msg("fixgui.applying", item="…")
+        prepared, host, events = self.prepared, self.host, Events()
+        assert prepared is not None
+        self._events = events
+        self.output.clear()
+        self.output.setVisible(prepared.kind in (fix_tasks.RUN, fix_tasks.INSTALLER))
+        self.state, self._status = APPLYING, msg("fixgui.starting")
         self.progress.setValue(0)
         self._outcome = outcome = {}
         self._worker = self.workers.start(
-            lambda progress, cancelled: _apply(host, plan, progress, cancelled, outcome),
-            slots={"sig_progress": self._on_progress, "sig_result": self._on_applied,
-                   "sig_error": self._on_apply_error, "sig_cancelled": self._on_cancelled})
+            lambda progress, cancelled: fix_tasks.execute(host, prepared, events, cancelled,
+                                                          outcome, go_on=False),
+            slots={"sig_result": self._on_applied, "sig_error": self._on_apply_error,
+                   "sig_cancelled": self._on_cancelled})
+        self._timer.start()
         self._show()
+        self.cancel_button.setFocus()
 
     def cancel(self) -> None:
-        """Cancel a running apply (everything done so far is put back), else close."""
+        """Cancel a running fix (file changes so far are put back; a download keeps its part
+        for the next try; a program is ended with everything it started), else close."""
         if self.state == APPLYING and self._worker is not None:
             self._worker.cancel()
-            self._status = msg("fixgui.cancelling")
+            self._status = msg("fixgui.cancelling_run" if self.kind in (
+                fix_tasks.RUN, fix_tasks.INSTALLER) else "fixgui.cancelling_download"
+                if self.kind == fix_tasks.DOWNLOAD else "fixgui.cancelling")
             self.cancel_button.setEnabled(False)
             self._show_status()
             return
         self.reject()
 
-    def _on_progress(self, fraction: float, item: str) -> None:
-        if self._current() and self.state == APPLYING and not self._worker.is_cancelled():
-            self.progress.setValue(int(fraction * 1000))
-            self._status = msg("fixgui.applying", item=item or "…")
-            self._show_status()
+    def _drain(self) -> None:
+        """Progress and output lines from the worker (fix_tasks.Events), on the GUI thread."""
+        lines: list[str] = []
+        for event in self._events.drain():
+            kind = event[0]
+            if kind == "line":
+                lines.append(event[1])
+            elif self.state != APPLYING or (self._worker and self._worker.is_cancelled()):
+                continue
+            elif kind == "progress":
+                self.progress.setValue(int(event[1] * 1000))
+                if self.kind in (fix_tasks.RUN, fix_tasks.INSTALLER):
+                    self._status = msg("fixgui.running", command=event[2] or "…")
+                else:
+                    self._status = msg("fixgui.applying", item=event[2] or "…")
+                self._show_status()
+            elif kind == "download":
+                from wizard.core.downloads import describe_progress
 
-    def _on_applied(self, outcome: tuple) -> None:
+                fraction = event[1].fraction
+                if fraction is None:
+                    self.progress.setRange(0, 0)
+                else:
+                    self.progress.setRange(0, 1000)
+                    self.progress.setValue(int(fraction * 1000))
+                self._status = msg("fixgui.downloading", progress=describe_progress(event[1]))
+                self._show_status()
+            elif kind == "step":
+                self.progress.setRange(0, 1000)
+                self._status = event[2]
+                self._show_status()
+        if lines:
+            self.output.show()
+            self.output.appendPlainText("\n".join(lines))
+
+    def _finish_run(self) -> None:
+        self._timer.stop()
+        self._drain()
+        self._worker = None
+        self.progress.setRange(0, 1000)
+
+    def _on_applied(self, outcome: Outcome) -> None:
         if not self._current():
             return
-        self._worker = None
-        self.journal, ok, seen = outcome
-        self.state = DONE
-        self._status = [msg("fixgui.done", id=self.journal.id if self.journal else "?"), seen,
-                        msg("fixgui.rechecking")]
-        self.progress.setValue(1000)
+        self._finish_run()
+        if outcome.next is not None:  # downloaded: now what it would copy, to agree to
+            self.prepared, self.state = outcome.next, PLANNED
+            self._status = [*outcome.messages, msg("fixgui.download.next")]
+            self.progress.setValue(1000)
+            self._show()
+            if self.can_apply():
+                self.apply_button.setDefault(True)
+                self.apply_button.setFocus()
+            return
+        self.outcome, self.journal = outcome, outcome.journal
+        # a file fix that does not verify is still made (and undoable): the result says so
+        self.state = DONE if outcome.ok or outcome.journal is not None else FAILED
+        if outcome.ok or outcome.cancelled or outcome.journal is not None:
+            self._status = [*outcome.messages, msg("fixgui.rechecking")]
+        else:
+            self._status = [msg("fixgui.run_failed"), *outcome.messages,
+                            msg("fixgui.rechecking")]
+        self.progress.setValue(1000 if self.state == DONE else 0)
+        self._show_go_back(outcome)
         self._show()
         self._changed()
+
+    def _show_go_back(self, outcome: Outcome) -> None:
+        if not outcome.go_back:
+            return
+        self.output.show()
+        self.output.appendPlainText(
+            "\n" + texts.render_message(msg("fixgui.go_back")) + "\n"
+            + "\n".join(outcome.go_back))
 
     def _on_apply_error(self, error: WorkerError) -> None:
         if not self._current():
             return
-        self._worker = None
-        self.state, self._status = FAILED, msg("fixgui.failed", reason=_reason(error))
+        self._finish_run()
+        self.state, self._status = FAILED, msg(
+            "fixgui.download.failed" if self.kind == fix_tasks.DOWNLOAD and "result"
+            not in self._outcome else "fixgui.failed", reason=_reason(error))
+        self.progress.setValue(0)
         self._show()
 
     def _on_cancelled(self) -> None:
@@ -248,8 +386,10 @@ class FixDialog(QDialog):
         if "result" in self._outcome:  # the cancel came after the last change: it is done
             self._on_applied(self._outcome["result"])
             return
-        self._worker = None
-        self.state, self._status = FAILED, msg("fix.cancelled")
+        self._finish_run()
+        self.state = FAILED
+        self._status = msg("fixgui.download.cancelled" if self.kind == fix_tasks.DOWNLOAD
+                           else "fix.cancelled")
         self.progress.setValue(0)
         self._show()
 
@@ -260,7 +400,7 @@ class FixDialog(QDialog):
         host, journal = self.host, self.journal
         self.state, self._status = UNDOING, msg("fixgui.undoing")
         self._worker = self.workers.start(
-            lambda progress, cancelled: _undo(host, journal),
+            lambda progress, cancelled: fix_tasks.undo(host, journal),
             slots={"sig_result": self._on_undone, "sig_error": self._on_undo_error})
         self._show()
 
@@ -285,8 +425,8 @@ class FixDialog(QDialog):
     def needs_sudo(self) -> bool:
         """A root-owned destination on Linux: the wizard does not run as root, so the dialog
         says what to run instead and offers no button."""
-        return bool(self.plan is not None and self.plan.needs_admin
-                    and not self.host.is_windows)
+        return bool(self.kind == fix_tasks.FILES and self.plan is not None
+                    and self.plan.needs_admin and not self.host.is_windows)
 
     def _linux_admin_hint(self) -> Message:
         import os
@@ -322,8 +462,8 @@ class FixDialog(QDialog):
 
     # -- closing ------------------------------------------------------------------------------
     def reject(self) -> None:
-        """Closing (Esc, the close button) while changes run cancels them first; the dialog
-        stays until the rollback is done."""
+        """Closing (Esc, the close button) while a fix runs cancels it first; the dialog stays
+        until the rollback (or the end of the process tree) is done."""
         if self.state == APPLYING:
             self.cancel()
             return
@@ -332,41 +472,47 @@ class FixDialog(QDialog):
         if self._worker is not None:
             self._worker.cancel()
             self._worker = None
+        self._timer.stop()
         super().reject()
 
     # -- showing ------------------------------------------------------------------------------
     def _show(self) -> None:
-        state, plan = self.state, self.plan
-        needs = self.action in NEEDS_FILE
+        state, prepared = self.state, self.prepared
+        picks_file = self.action in NEEDS_FILE
+        on_file = self.route == fix_tasks.ROUTE_FILE
+        idle = state in (NEED_INPUT, PLANNING, PLANNED, REFUSED)
         chosen = self.given.get(NEEDS_FILE.get(self.action, ""), "")
-        self.needs_label.setVisible(needs)
-        self.file_label.setVisible(needs)
-        self.choose_button.setVisible(needs)
-        self.choose_button.setEnabled(state in (NEED_INPUT, PLANNED, REFUSED))
+        self.needs_label.setVisible(picks_file and on_file)
+        self.file_label.setVisible(picks_file and on_file)
+        self.choose_button.setVisible(picks_file)
+        self.choose_button.setEnabled(idle)
+        self.download_button.setVisible(on_file and fix_tasks.ROUTE_DOWNLOAD in self.routes)
+        self.download_button.setEnabled(idle)
         self.file_label.setText(chosen or texts.render_message(msg("fixgui.none_chosen")))
-        lines = [texts.render_message(m) for m in plan.messages()] if plan else []
+        lines = [texts.render_message(m) for m in prepared.messages()] if prepared else []
         self.plan_view.setPlainText("\n".join(f"• {line}" if i else line
                                               for i, line in enumerate(lines)))
-        self.plan_heading.setVisible(plan is not None)
-        self.plan_view.setVisible(plan is not None)
+        self.plan_heading.setVisible(prepared is not None)
+        self.plan_view.setVisible(prepared is not None)
         note = None  # demo mode says so at the top
-        if not self.demo and plan is not None and plan.needs_admin and state == PLANNED:
+        if not self.demo and prepared is not None and prepared.needs_admin and state == PLANNED:
             note = msg("fixgui.admin") if self.host.is_windows else self._linux_admin_hint()
         self.note.setText(texts.render_message(note) if note else "")
         self.note.setVisible(note is not None)
         self.progress.setVisible(state in (APPLYING, DONE, UNDOING, PLANNING))
         if state in (PLANNING, UNDOING):
             self.progress.setRange(0, 0)  # busy
-        else:
+        elif state != APPLYING:
             self.progress.setRange(0, 1000)
-        can_apply = (state == PLANNED and plan is not None and not plan.empty
-                     and not self.demo and not self.needs_sudo())
+        self.apply_button.setText(texts.render_message(
+            msg(APPLY_TEXT.get(self.kind, "fixgui.apply"))))
         self.apply_button.setVisible(not self.demo and state in (PLANNED, APPLYING))
-        self.apply_button.setEnabled(can_apply)
+        self.apply_button.setEnabled(self.can_apply())
         self.cancel_button.setVisible(state == APPLYING)
         self.cancel_button.setEnabled(state == APPLYING and self._worker is not None
                                       and not self._worker.is_cancelled())
-        self.undo_button.setVisible(not self.demo and state in (DONE, UNDOING))
+        self.undo_button.setVisible(not self.demo and state in (DONE, UNDOING)
+                                    and self.journal is not None)
         self.undo_button.setEnabled(state == DONE and self.journal is not None
                                     and self.journal.status == journals.DONE)
         self.close_button.setEnabled(state not in (APPLYING, UNDOING))
@@ -386,7 +532,10 @@ class FixDialog(QDialog):
         return self.status.text() if not self.status.isHidden() else ""
 
     def plan_text(self) -> str:
-        return self.plan_view.toPlainText() if self.plan is not None else ""
+        return self.plan_view.toPlainText() if self.prepared is not None else ""
+
+    def output_text(self) -> str:
+        return self.output.toPlainText()
 
     def retranslate_ui(self) -> None:
         title = texts.finding_title(self.finding.code)
@@ -397,48 +546,22 @@ class FixDialog(QDialog):
         self.needs_label.setText(texts.render_message(
             msg("fixgui.needs.archive" if self.action == "install_cudnn"
                 else "fixgui.needs.zlibwapi")))
-        self.choose_button.setText(texts.render_message(msg("fixgui.choose")))
+        self.choose_button.setText(texts.render_message(
+            msg("fixgui.use_archive" if fix_tasks.ROUTE_DOWNLOAD in self.routes
+                else "fixgui.choose")))
+        self.download_button.setText(texts.render_message(msg("fixgui.download_instead")))
         self.plan_heading.setText(texts.render_message(msg("fixgui.plan_heading")))
-        self.apply_button.setText(texts.render_message(msg("fixgui.apply")))
         self.cancel_button.setText(texts.render_message(msg("fixgui.cancel")))
         self.undo_button.setText(texts.render_message(msg("fixgui.undo")))
         self.close_button.setText(texts.render_message(msg("fixgui.close")))
+        self.output.setAccessibleName(texts.render_message(msg("fixgui.output_name")))
+        self.plan_view.setAccessibleName(self.plan_heading.text())
         self._show()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate_ui()
         super().changeEvent(event)
-
-
-def _apply(host: Any, plan: Plan, progress: Any, cancelled: Any,
-           outcome: dict[str, Any]) -> tuple:
-    """On the worker: apply (elevated where the plan needs it), then look again. ``outcome``
-    keeps the result even when a cancel arrives after the last change (too late to stop it)."""
-    from wizard.core.fixes.verify import verify
-
-    if plan.needs_admin:
-        from wizard.core.fixes.elevate import run_elevated
-
-        result = run_elevated(plan)
-        if not result.get("ok"):
-            raise FixError(from_data(result.get("message")) or msg("fix.refuse.elevation_declined"))
-        journal = journals.last_undoable()
-    else:
-        journal = journals.apply(host, plan, progress, cancelled)
-    outcome["result"] = (journal, True, msg("fixgui.rechecking"))
-    ok, seen = verify(host, plan)
-    outcome["result"] = (journal, ok, seen)
-    return outcome["result"]
-
-
-def _undo(host: Any, journal: journals.Journal) -> bool:
-    if journal.plan.needs_admin:
-        from wizard.core.fixes.elevate import undo_elevated
-
-        undo_elevated(journal.id)
-        return journals.Journal.load(journal.folder).status == journals.UNDONE
-    return journals.undo(host, journal)
 
 
 class FixController:
@@ -451,9 +574,11 @@ class FixController:
         self.dialog: Optional[FixDialog] = None
 
     def handlers(self) -> dict[str, Callable[[Finding], None]]:
-        from wizard.core.fixes.registry import ACTIONS
+        """"Fix it…" for every action the wizard has a fix for (file changes and programs)."""
+        from wizard.core.fixes import registry
 
-        return {action: self.open for action in ACTIONS}
+        actions = [*registry.ACTIONS, *getattr(registry, "RUNS", {})]
+        return {action: self.open for action in actions}
 
     def attach(self, wizard: Any) -> None:
         self.wizard = wizard
@@ -463,22 +588,27 @@ class FixController:
         """Show the commit step for ``finding`` (non-blocking: ``open()``, not ``exec()``)."""
         page = self._page_of(finding)
         dialog = FixDialog(finding, self.session.host, self.wizard.workers,
-                           on_changed=lambda: self._recheck(page), parent=self.wizard)
+                           on_changed=lambda: self._recheck(page, finding),
+                           parent=self.wizard)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.dialog = dialog
         dialog.open()
         return dialog
 
     def _page_of(self, finding: Finding) -> Any:
-        for page in self.wizard.layer_pages.values():
-            if any(card.finding is finding for card in page.cards):
+        pages = [*self.wizard.layer_pages.values(), getattr(self.wizard, "summary", None)]
+        for page in pages:
+            if page is not None and any(card.finding is finding for card in page.cards):
                 return page
         return self.wizard.currentPage()
 
-    def _recheck(self, page: Any) -> None:
-        """The fixed layer again (the session forgets it and every layer above it)."""
+    def _recheck(self, page: Any, finding: Optional[Finding] = None) -> None:
+        """The fixed layer again (the session forgets it and every layer above it); a fix
+        started from the summary checks the chain again there."""
         if page is not None and hasattr(page, "start_check"):
             page.start_check(recheck=True)
+        elif page is not None and hasattr(page, "recheck_layer") and finding is not None:
+            page.recheck_layer(page.layer_of(finding))
 
 
 def offer_recovery(host: Any, parent: QWidget | None = None,
