@@ -188,6 +188,7 @@ def _fact_labels() -> dict[str, str]:
         "matmul": QCoreApplication.translate("Facts", "Matrix multiplication test"),
         "conv": QCoreApplication.translate("Facts", "Convolution test"),
         "cuda_visible_devices": QCoreApplication.translate("Facts", "CUDA_VISIBLE_DEVICES"),
+        "inherited_env": QCoreApplication.translate("Facts", "Inherited environment"),
         "probe_seconds": QCoreApplication.translate("Facts", "Check took (s)"),
         "log": QCoreApplication.translate("Facts", "Log"),
         "ok": QCoreApplication.translate("Facts", "Succeeded"),

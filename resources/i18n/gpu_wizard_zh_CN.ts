@@ -449,6 +449,10 @@
         <translation>CUDA_VISIBLE_DEVICES</translation>
     </message>
     <message>
+        <source>Inherited environment</source>
+        <translation>继承的环境变量</translation>
+    </message>
+    <message>
         <source>Check took (s)</source>
         <translation>检查耗时（秒）</translation>
     </message>

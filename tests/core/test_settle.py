@@ -141,7 +141,6 @@ def test_a_convolution_on_the_gpu_turns_a_missing_cudnn_listing_into_a_warning()
     evidence = proved[0].to_dict()["evidence"]
     assert "TensorFlow ran a matmul and a convolution on GPU:0" in evidence
     assert "卷积" in proved[0].to_dict("zh_CN")["evidence"]
-    assert report.layer("cudnn").facts["proved_by_tensorflow"] is True
 
 
 def test_a_matmul_alone_proves_cuda_but_not_cudnn() -> None:
@@ -197,7 +196,7 @@ def test_a_cpu_only_tf_leads_and_the_cuda_layers_defer_to_its_fix() -> None:
     root = finding(report, "tensorflow", "gpu_not_listed_cpu_only_package")
     for layer in ("cuda", "cudnn"):
         result = report.layer(layer)
-        assert result.status == "warn" and result.facts["deferred_to"] == root.code
+        assert result.status == "warn"
         for f in result.findings:
             data = f.to_dict()
             assert f.severity == "warn" and not f.fix.steps and not f.fix.commands
@@ -209,4 +208,25 @@ def test_the_root_cause_is_only_for_pip_cuda_targets() -> None:
     """On native Windows the toolkit is needed whatever TF package is installed: no deference."""
     report = run_check(ReplayHost.from_file(PROFILES / "win-tf210-cudnn-never-copied.json"))
     assert report.blocking_layer == "cudnn"
-    assert "deferred_to" not in report.layer("cudnn").facts
+    assert "fix_instead" not in finding(report, "cudnn", "cudnn_missing").params
+
+
+def test_a_new_probe_is_judged_against_the_layers_as_they_found_things() -> None:
+    """The GUI's "check again" on the TF page: a new probe whose convolution fails no longer
+    proves cuDNN, so the listing that only warned fails again (and back)."""
+    profile = json.loads((GUI_PROFILES / "gui-win-ready.json").read_text(encoding="utf-8"))
+    host = ReplayHost(profile)
+    session = CheckSession(host)
+    assert session.run_all().layer("cudnn").status == "warn"
+    recorded = host._pythons[0]["probe"]["tensorflow"]
+    good_conv = dict(recorded["conv"])
+    recorded["conv"] = {"ok": False, "device": None, "error": "DNN library is not found."}
+    session.recheck("tensorflow")
+    report = session.report()
+    agrees(report)
+    assert report.layer("cudnn").status == "fail" and report.blocking_layer == "cudnn"
+    recorded["conv"] = good_conv
+    session.recheck("tensorflow")
+    report = session.report()
+    assert report.ready and report.layer("cudnn").status == "warn"
+    assert len(report.layer("cudnn").findings) == 1  # judged once, not once per probe

@@ -7,6 +7,7 @@ was raised, rather than ending the check, and a report with such a layer is neve
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import sysconfig
@@ -96,11 +97,33 @@ def reconcile(ctx: CheckContext) -> None:
     check: a failure here is logged, and the layers keep their own findings."""
     if "tensorflow" not in ctx.results:
         return
+    keep_pristine(ctx)
     try:
         tensorflow_layer.reconcile(ctx)
     except Exception:
         log.exception("reconciling the probe's log with the layers failed")
     settle(ctx)
+
+
+def keep_pristine(ctx: CheckContext) -> None:
+    """Copy each lower layer's result before the probe's log and verdict change it (once per
+    result object), so that another probe can be judged against what the layers found."""
+    for name in LAYERS[:-1]:
+        live = ctx.results.get(name)
+        if live is not None and (name not in ctx.pristine or ctx.pristine[name][0] is not live):
+            ctx.pristine[name] = (live, copy.deepcopy(live))
+
+
+def pristine_results(ctx: CheckContext) -> dict[str, LayerResult]:
+    """The lower layers' results as their checks returned them (fresh copies)."""
+    found = {}
+    for name in LAYERS[:-1]:
+        live = ctx.results.get(name)
+        if live is None:
+            continue
+        kept = ctx.pristine.get(name)
+        found[name] = copy.deepcopy(kept[1]) if kept and kept[0] is live else live
+    return found
 
 
 def settle(ctx: CheckContext) -> None:
@@ -144,7 +167,6 @@ def downgrade_proven(ctx: CheckContext) -> None:
         result.findings = [_proven(f, proof) if f.severity == "fail" else f
                            for f in result.findings]
         result.status = WARN
-        result.facts["proved_by_tensorflow"] = True
 
 
 def _proven(finding: Finding, proof: Optional[Message]) -> Finding:

@@ -29,6 +29,7 @@ from wizard.core.diagnose import (
     choose_environment,
     choose_target,
     is_ready,
+    pristine_results,
     reconcile,
     run_layer,
 )
@@ -154,9 +155,8 @@ class CheckSession:
                 raise
             assert self._ctx is not None
             if old is not None and self._ctx.target == old.target:
-                for name in LAYERS[:-1]:
-                    if name in old.results:
-                        self._ctx.results[name] = old.results[name]
+                # as the layers found them, not as the old probe's log and verdict left them
+                self._ctx.results.update(pristine_results(old))
 
     def discover_environments(
         self, progress: Progress = _no_progress, cancelled: Cancelled = _never

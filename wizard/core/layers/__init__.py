@@ -71,6 +71,10 @@ class CheckContext:
     reconciled: Optional[LayerResult] = None
     """The TensorFlow result the probe's log was last reconciled with (see
     :func:`wizard.core.layers.tensorflow.reconcile`): one pass per result."""
+    pristine: dict[str, tuple[LayerResult, LayerResult]] = field(default_factory=dict)
+    """Per lower layer: (its live result, a copy as its check returned it). The reconcile pass
+    files the probe's log findings in the live result and ``diagnose.settle`` judges it against
+    the probe; a new probe (the GUI's "check again") starts again from the copy."""
 
     def __post_init__(self) -> None:
         self.probe = ProbeResult.of(self.probe)  # a recorded dict becomes the typed result

@@ -653,7 +653,6 @@ def defer_to_package(ctx: CheckContext) -> None:
         result.findings = [_deferred(f, step) if f.severity == "fail" else f
                            for f in result.findings]
         result.status = worst_status(result.findings, WARN)
-        result.facts["deferred_to"] = root.code
     tf_result = ctx.results["tensorflow"]
     if ctx.probe is not None:  # its summary no longer sends the user to a lower layer
         tf_result.summary = _summary(ctx, ctx.probe, ctx.probe.tensorflow,
