@@ -1237,6 +1237,7 @@ _HARMLESS_KINDS = {
     "cudart hint": "explain.kind.cudart_hint",
     "XLA/executor notes": "explain.kind.xla_notes",
     "ldconfig symlink": "explain.kind.ldconfig_symlink",
+    "library loaded": "explain.kind.library_loaded",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
