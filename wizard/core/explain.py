@@ -1238,6 +1238,7 @@ _HARMLESS_KINDS = {
     "XLA/executor notes": "explain.kind.xla_notes",
     "ldconfig symlink": "explain.kind.ldconfig_symlink",
     "library loaded": "explain.kind.library_loaded",
+    "kernel module notes": "explain.kind.kernel_module_notes",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
