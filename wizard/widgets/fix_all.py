@@ -208,9 +208,10 @@ class FixAllDialog(QDialog):
             self.output.show()
             self.output.appendPlainText("\n".join(lines))
 
-    def _end(self, run: Optional[Run]) -> None:
+    def _end(self, run: Optional[Run], status: list[Message]) -> None:
         self._timer.stop()
-        self._drain()
+        self._drain()  # the last output lines (the status is the result's, set below)
+        self._status = status
         self._worker = None
         self.run, self.state = run, FINISHED
         self.progress.setRange(0, 1000)
@@ -224,21 +225,18 @@ class FixAllDialog(QDialog):
 
     def _on_result(self, run: Run) -> None:
         if self._current():
-            self._status = result_lines(run)
-            self._end(run)
+            self._end(run, result_lines(run))
 
     def _on_error(self, error: WorkerError) -> None:
         if self._current():
-            self._status = [msg("fixgui.all.error", reason=error.text)]
-            self._end(None)
+            self._end(None, [msg("fixgui.all.error", reason=error.text)])
 
     def _on_cancelled(self) -> None:
         if self._current():
             run = self.run or Run()
             if run.stopped is None:
                 run.stopped = msg("fixgui.all.stopped_cancelled", n=len(run.steps))
-            self._status = result_lines(run)
-            self._end(run)
+            self._end(run, result_lines(run))
 
     def _current(self) -> bool:
         return self._worker is not None and self.sender() is self._worker.signals

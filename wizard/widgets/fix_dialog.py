@@ -51,6 +51,9 @@ POLL_MS = 100
 """How often the dialog takes the worker's progress and output lines (fix_tasks.Events)."""
 MAX_OUTPUT_LINES = 5000
 
+NEEDS_TEXT = {"install_cudnn": "fixgui.needs.archive", "install_zlibwapi": "fixgui.needs.zlibwapi",
+              "install_cuda": "fixgui.needs.installer"}
+USE_OWN_TEXT = {"install_cudnn": "fixgui.use_archive", "install_cuda": "fixgui.use_installer"}
 APPLY_TEXT = {fix_tasks.FILES: "fixgui.apply", fix_tasks.DOWNLOAD: "fixgui.apply_download",
               fix_tasks.RUN: "fixgui.apply_run", fix_tasks.INSTALLER: "fixgui.apply_installer"}
 
@@ -201,6 +204,10 @@ class FixDialog(QDialog):
             title = texts.render_message(msg("fixgui.choose_archive_title"))
             patterns = (texts.render_message(msg("fixgui.choose_archive_filter"))
                         + " (*.zip *.tar.xz *.tar.gz *.tgz *.tar);;"
+                        + texts.render_message(msg("fixgui.choose_dll_filter")) + " (*)")
+        elif self.action == "install_cuda":
+            title = texts.render_message(msg("fixgui.choose_installer_title"))
+            patterns = ("cuda_*.exe (cuda_*.exe);;"
                         + texts.render_message(msg("fixgui.choose_dll_filter")) + " (*)")
         else:
             title = texts.render_message(msg("fixgui.choose_dll_title"))
@@ -543,12 +550,11 @@ class FixDialog(QDialog):
         self.heading.setText(title)
         self.intro.setText(texts.render_message(
             msg("fixgui.demo") if self.demo else msg("fixgui.intro")))
-        self.needs_label.setText(texts.render_message(
-            msg("fixgui.needs.archive" if self.action == "install_cudnn"
-                else "fixgui.needs.zlibwapi")))
-        self.choose_button.setText(texts.render_message(
-            msg("fixgui.use_archive" if fix_tasks.ROUTE_DOWNLOAD in self.routes
-                else "fixgui.choose")))
+        self.needs_label.setText(texts.render_message(msg(NEEDS_TEXT.get(
+            self.action, "fixgui.needs.zlibwapi"))))
+        self.choose_button.setText(texts.render_message(msg(
+            USE_OWN_TEXT.get(self.action, "fixgui.use_archive")
+            if fix_tasks.ROUTE_DOWNLOAD in self.routes else "fixgui.choose")))
         self.download_button.setText(texts.render_message(msg("fixgui.download_instead")))
         self.plan_heading.setText(texts.render_message(msg("fixgui.plan_heading")))
         self.cancel_button.setText(texts.render_message(msg("fixgui.cancel")))

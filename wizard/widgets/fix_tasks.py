@@ -33,8 +33,11 @@ from wizard.core.model import FAIL, LAYERS, Finding, Report
 
 FILES, DOWNLOAD, RUN, INSTALLER = "files", "download", "run", "installer"
 ROUTE_DOWNLOAD, ROUTE_FILE, ROUTE_AUTO = "download", "file", "auto"
-NEEDS_FILE = {"install_cudnn": "archive", "install_zlibwapi": "file"}
+NEEDS_FILE = {"install_cudnn": "archive", "install_zlibwapi": "file", "install_cuda": "installer"}
 """Actions that can take a file from the user, and the name the builder knows it by."""
+DOWNLOADS = ("install_cudnn", "install_cuda")
+"""Actions whose file the wizard can download itself (the default; the user's file the
+other way)."""
 ALLOW_HOSTS: tuple[str, ...] = ()
 """Hosts a download may come from besides NVIDIA's and the package hosts (tests: the loopback
 server; ``--allow-host`` on the command line)."""
@@ -102,8 +105,10 @@ def routes(finding: Finding) -> tuple[str, ...]:
     """How the fix can be had: cuDNN from NVIDIA's download or from an archive the user has,
     zlibwapi.dll from a file the user has, else at once."""
     action = finding.fix.action or ""
-    if action == "install_cudnn":
-        return (ROUTE_DOWNLOAD, ROUTE_FILE) if _download_module() is not None else (ROUTE_FILE,)
+    if action == "install_cudnn" and _download_module() is None:
+        return (ROUTE_FILE,)
+    if action in DOWNLOADS:
+        return (ROUTE_DOWNLOAD, ROUTE_FILE)
     if action in NEEDS_FILE:
         return (ROUTE_FILE,)
     return (ROUTE_AUTO,)
@@ -156,10 +161,12 @@ def prepare(host: Any, finding: Finding, given: Optional[dict[str, Any]] = None,
     params = dict(finding.fix.action_params)
     given = dict(given or {})
     route = route or routes(finding)[0]
+    given.setdefault("allow_hosts", ALLOW_HOSTS)
+    if route == ROUTE_DOWNLOAD:
+        given.pop(NEEDS_FILE.get(action, ""), None)
     if action == "install_cudnn" and route == ROUTE_DOWNLOAD:
         module = _download_module()
         assert module is not None
-        given.setdefault("allow_hosts", ALLOW_HOSTS)
         return Prepared(DOWNLOAD, finding, module.download_plan(host, params, given), route)
     build = _files_builder(action)
     if build is not None:
@@ -168,8 +175,7 @@ def prepare(host: Any, finding: Finding, given: Optional[dict[str, Any]] = None,
     if run is not None:
         given.setdefault("cancelled", cancelled)
         plan = run(host, params, given)
-        kind = INSTALLER if getattr(plan, "action", "") == "install_cuda" or \
-            type(plan).__name__.startswith("Cuda") else RUN
+        kind = INSTALLER if getattr(plan, "action", "") == "install_cuda" else RUN
         return Prepared(kind, finding, plan, route)
     raise FixError(why_no_fix(finding) or msg("fixgui.no_builder", action=action or "?"))
 
@@ -278,20 +284,24 @@ def _run_packages(host: Any, plan: Any, events: Events, cancelled: Cancelled) ->
 
 
 def _run_installer(host: Any, plan: Any, events: Events, cancelled: Cancelled) -> Outcome:
-    from wizard.core.fixes import cuda_installer  # type: ignore[attr-defined]
+    """NVIDIA's CUDA installer: downloaded and verified (or the user's file), run silently and
+    elevated with the toolkit components only, then the toolkit's files checked."""
+    from wizard.core.fixes import cuda_installer
 
-    result = cuda_installer.run_plan(host, plan, on_line=events.line,
-                                     progress=events.progress, download=events.download,
-                                     cancelled=cancelled)
-    if getattr(result, "cancelled", False):
+    path = cuda_installer.fetch(host, plan, events.download, cancelled)
+    if cancelled():
         raise FixCancelled()
+    events.step(-1, msg("fixgui.installer.running", command=plan.command))
+    result = cuda_installer.run_installer(host, plan, path, on_line=events.line,
+                                          progress=events.progress, cancelled=cancelled)
     messages = [result.message]
-    code = getattr(result, "returncode", None)
-    if code is not None:
-        messages.append(msg("fixgui.exit_code", code=code))
-    return Outcome(bool(result.ok), messages, returncode=code,
-                   go_back=list(getattr(result, "go_back", []) or []),
-                   record=str(getattr(result, "record", "") or ""))
+    if result.returncode is not None and not result.cancelled:
+        messages.append(msg("fixgui.exit_code", code=result.returncode))
+    ok = result.ok
+    if ok:
+        ok, seen = cuda_installer.verify(host, plan)
+        messages.append(seen)
+    return Outcome(ok, messages, returncode=result.returncode, cancelled=result.cancelled)
 
 
 def undo(host: Any, journal: Any) -> bool:
