@@ -139,6 +139,10 @@ class Table:
     keywords: tuple[str, ...]
     """The keywords of all signatures, minus those that contain another one: a line without
     any of them is skipped at once."""
+    anchors: tuple[str, ...] = ()
+    """Fewer, shorter strings than :attr:`keywords` such that every keyword contains one: the
+    whole-text search looks for these (one pass each), the signatures' own keywords are then
+    checked on the lines found."""
     tell_values: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per code, the values (commands, paths; templates over the finding's params) of its
     ``explain.tell.<code>`` message."""
@@ -231,9 +235,26 @@ def build_table(data: dict[str, Any]) -> Table:
         ),
         code_fixes=dict(data.get("code_fixes", {})),
         keywords=keywords,
+        anchors=_anchors(keywords),
         tell_values={code: dict(values) for code, values in data.get("how_to_tell", {}).items()
                      if isinstance(values, dict)},
     )
+
+
+_ANCHOR_WORDS = (
+    "cuda", "cudnn", "nvidia", "gpu", "driver", "librar", "dll", "tensorflow", "device", "ptx",
+    "nvml", "numa", "capabilit", "symbol", ".so", "nvrm", "xla", "cublas", "docker",
+    "container", "wsl", "version", "load", "found", "not ", "torch", "failed", "error",
+    "allocat", "memory", "insuffic", "permission", "kernel", "cpu", "could", "code ", "compil",
+    "instruction", "unsupported", "exhausted", "mismatch", "runtime",
+)
+"""Words many keywords share (each search of a 5 MB log is one pass over it)."""
+
+
+def _anchors(keywords: tuple[str, ...]) -> tuple[str, ...]:
+    """For each keyword the first anchor word it contains, else the keyword itself."""
+    found = {next((word for word in _ANCHOR_WORDS if word in k), k) for k in keywords}
+    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=1)
@@ -300,7 +321,7 @@ def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
     seen: set[str] = set()
     hits: list[_Hit] = []
     searchable = [sig for sig in tab.signatures if sig.regexes]
-    for index in _candidate_lines(lines, tab.keywords):
+    for index in _candidate_lines(lines, tab.anchors or tab.keywords):
         line = lines[index][:MAX_LINE].strip()
         if not line or line in seen:
             continue
