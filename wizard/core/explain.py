@@ -1260,6 +1260,7 @@ _HARMLESS_KINDS = {
     "ldconfig symlink": "explain.kind.ldconfig_symlink",
     "library loaded": "explain.kind.library_loaded",
     "kernel module notes": "explain.kind.kernel_module_notes",
+    "CPU memory note": "explain.kind.cpu_memory_note",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
