@@ -10,7 +10,16 @@ issue thread or a labelled sample. The engine scans a log line by line and:
 2. keeps a candidate only when its conditions hold (``requires`` / ``unless`` facts, the OS),
    and adds *derived* findings that no single line shows (no GPU listed and no ``dso_loader``
    line on native Windows: TF >= 2.11);
-3. ranks them by weight (minus ``demote_if`` penalties), then chain order, then position.
+3. ranks them by weight (minus ``demote_if`` penalties), then chain order, then position;
+4. when no line is decisive (:func:`is_decisive`) or several causes remain, gives each finding
+   ``params["how_to_tell"]``: how to tell it from the others (``explain.tell.<code>``), from
+   what the log shows (the TF version, Windows or WSL paths).
+
+Besides the log, the caller may say what it knows: the OS (``--os``), the TensorFlow version
+(``--tf``, or the checked environment's), and in ``check`` the machine's own facts
+(:func:`machine_facts`: a GPU, a loaded driver), which signatures use as ``machine:<name>``.
+The signatures are tuned on the development part of ``data/explain-corpus`` only
+(``benchmarks/explain_accuracy.py`` reports both parts).
 
 A log with only harmless lines yields the single finding ``numa_or_harmless_warning``; an empty
 log, or one with nothing known in it, yields ``[]``. The same engine reads the environment
