@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -77,6 +78,7 @@ class SummaryPage(WizardPageBase):
         self.fix_all_button = QPushButton(self)
         self.fix_all_button.setObjectName("fix_everything")
         self.fix_all_button.clicked.connect(self.open_fix_everything)
+        self.fix_all_button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         fix_row.addWidget(self.fix_all_button)
         self.fix_all_reason = QLabel(self)  # the tooltip's reason, visible while disabled
         self.fix_all_reason.setWordWrap(True)

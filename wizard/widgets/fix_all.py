@@ -45,9 +45,10 @@ def plan_lines(items: list[Item]) -> list[Message]:
     for number, item in enumerate(items, start=1):
         lines.append(msg("fixgui.all.item", n=number, title=codes.title(item.finding.code)))
         if item.prepared is not None:
-            lines.extend(item.prepared.messages())
+            lines.extend(msg("fixgui.all.detail", line=m) for m in item.prepared.messages())
         else:
-            lines.append(msg("fixgui.all.waits", reason=item.waits))
+            lines.append(msg("fixgui.all.detail", line=msg("fixgui.all.waits",
+                                                           reason=item.waits)))
     return lines
 
 

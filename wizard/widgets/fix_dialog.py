@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -54,6 +55,8 @@ MAX_OUTPUT_LINES = 5000
 NEEDS_TEXT = {"install_cudnn": "fixgui.needs.archive", "install_zlibwapi": "fixgui.needs.zlibwapi",
               "install_cuda": "fixgui.needs.installer"}
 USE_OWN_TEXT = {"install_cudnn": "fixgui.use_archive", "install_cuda": "fixgui.use_installer"}
+INTRO_TEXT = {fix_tasks.DOWNLOAD: "fixgui.intro_download", fix_tasks.RUN: "fixgui.intro_run",
+              fix_tasks.INSTALLER: "fixgui.intro_installer"}
 APPLY_TEXT = {fix_tasks.FILES: "fixgui.apply", fix_tasks.DOWNLOAD: "fixgui.apply_download",
               fix_tasks.RUN: "fixgui.apply_run", fix_tasks.INSTALLER: "fixgui.apply_installer"}
 
@@ -130,11 +133,15 @@ class FixDialog(QDialog):
         self.choose_button = QPushButton(self)  # a file of the user's
         self.choose_button.setObjectName("fix_choose")
         self.choose_button.clicked.connect(self.browse)
+        self.choose_button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.download_button = QPushButton(self)  # back to NVIDIA's download
         self.download_button.setObjectName("fix_download_instead")
         self.download_button.clicked.connect(self.use_download)
+        self.download_button.setSizePolicy(QSizePolicy.Policy.Maximum,
+                                           QSizePolicy.Policy.Fixed)
         file_row = QHBoxLayout()
         file_row.addWidget(self.file_label, 1)
+        file_row.addStretch(0)
         file_row.addWidget(self.download_button)
         file_row.addWidget(self.choose_button)
 
@@ -485,6 +492,8 @@ class FixDialog(QDialog):
     # -- showing ------------------------------------------------------------------------------
     def _show(self) -> None:
         state, prepared = self.state, self.prepared
+        self.intro.setText(texts.render_message(
+            msg("fixgui.demo") if self.demo else msg(INTRO_TEXT.get(self.kind, "fixgui.intro"))))
         picks_file = self.action in NEEDS_FILE
         on_file = self.route == fix_tasks.ROUTE_FILE
         idle = state in (NEED_INPUT, PLANNING, PLANNED, REFUSED)
@@ -548,8 +557,6 @@ class FixDialog(QDialog):
         title = texts.finding_title(self.finding.code)
         self.setWindowTitle(texts.render_message(msg("fixgui.window_title", title=title)))
         self.heading.setText(title)
-        self.intro.setText(texts.render_message(
-            msg("fixgui.demo") if self.demo else msg("fixgui.intro")))
         self.needs_label.setText(texts.render_message(msg(NEEDS_TEXT.get(
             self.action, "fixgui.needs.zlibwapi"))))
         self.choose_button.setText(texts.render_message(msg(
