@@ -1550,6 +1550,9 @@ def _ruled_out(log: Finding, by_name: dict[str, LayerResult]) -> bool:
         # a driver version from NVML/nvidia-smi, or /proc/driver/nvidia/version: it is loaded
         return bool(driver_facts.get("driver_version") or driver_facts.get(
             "kernel_module_version"))
+    if log.code == "no_nvidia_gpu":
+        gpu = by_name.get("gpu")
+        return bool(gpu is not None and gpu.facts.get("gpus"))  # the gpu layer lists one
     if log.code == "nvml_driver_library_mismatch":
         return driver_facts.get("source") == "nvml"  # NVML initialised: no mismatch
     if log.code == "zlibwapi_missing":
