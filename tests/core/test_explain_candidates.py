@@ -66,11 +66,14 @@ def test_given_version_beats_the_version_in_the_log() -> None:
 
 
 def test_how_to_tell_uses_windows_paths_and_the_tf_version() -> None:
-    [cudart] = explain_log(CUDART_WINDOWS)
+    cudart, *others = explain_log(CUDART_WINDOWS)
+    assert cudart.code == "cudart_missing"
+    assert [f.code for f in others] == ["cuda_version_mismatch", "cuda_not_on_path"]
     text = messages.render(tell(cudart))
     assert "C:\\Users\\me\\miniconda3" in text and "where cudart64_110.dll" in text
-    [with_tf] = explain_log(CUDART_WINDOWS, tf_version="2.4")
-    assert "gpu-wizard compat --tf 2.4" in messages.render(tell(with_tf))
+    with_tf = explain_log(CUDART_WINDOWS, tf_version="2.4")
+    assert "gpu-wizard compat --tf 2.4" in messages.render(tell(with_tf[0]))
+    assert "gpu-wizard compat --tf 2.4" in messages.render(tell(with_tf[1]))  # the CUDA it needs
 
 
 def test_how_to_tell_uses_wsl_paths() -> None:
