@@ -82,8 +82,8 @@ def test_a_gap_stays_a_gap_in_the_bucket_means():
 
 
 def test_nice_ceiling():
-    assert [nice_ceiling(v) for v in (1, 3, 24564, 450, 2.1, 2600)] == \
-        [1, 5, 25000, 500, 2.5, 5000]
+    assert [nice_ceiling(v) for v in (1, 3, 24564, 450, 2.1, 2600, 104, 7000)] == \
+        [1, 3, 25000, 500, 2.5, 3000, 120, 8000]
 
 
 def test_a_redraw_only_when_something_changed(plots):
@@ -118,11 +118,24 @@ def test_the_y_scales_are_fixed_at_the_limits_and_widen_only_when_exceeded(plots
     view = {field: plot.getViewBox() for field, plot in plots.plots.items()}
     assert not any(v.autoRangeEnabled()[1] for v in view.values())
     plots.draw(hist, 60, {"memory_used_mib": 24564.0, "power_w": 450.0})
-    assert view["memory_used_mib"].viewRange()[1][1] == pytest.approx(25000 * 1.02, rel=0.01)
-    assert view["power_w"].viewRange()[1][1] == pytest.approx(500 * 1.02, rel=0.01)
+    assert view["memory_used_mib"].viewRange()[1][1] == pytest.approx(24564 * 1.02, rel=0.001)
+    assert view["power_w"].viewRange()[1][1] == pytest.approx(450 * 1.02, rel=0.001)
     assert view["util_gpu"].viewRange()[1][1] == pytest.approx(102, rel=0.01)
     assert view["temperature"].viewRange()[1][1] == pytest.approx(102, rel=0.01)
     assert view["util_gpu"].viewRange()[0] == pytest.approx([-60, 0])
     hist.append({"time": 1_000_100.0, "gpus": [{"index": 0, "temperature": 104}]})
     plots.draw(hist, 60, {"memory_used_mib": 24564.0, "power_w": 450.0})
-    assert view["temperature"].viewRange()[1][1] == pytest.approx(200 * 1.02, rel=0.01)
+    assert view["temperature"].viewRange()[1][1] == pytest.approx(120 * 1.02, rel=0.01)
+    hist.append({"time": 1_000_101.0, "gpus": [{"index": 0, "power_w": 470.0}]})
+    plots.draw(hist, 60, {"memory_used_mib": 24564.0, "power_w": 450.0})
+    assert view["power_w"].viewRange()[1][1] == pytest.approx(500 * 1.02, rel=0.01)
+
+
+def test_each_gpu_has_its_colour_and_many_gpus_get_thinner_lines(plots):
+    plots.draw(history(10, gpus=2), 60)
+    pens = [curve.opts["pen"] for curve in plots.curves["util_gpu"]]
+    assert [p.color().name() for p in pens] == ["#1f77b4", "#d62728"]
+    assert {p.widthF() for p in pens} == {1.5}
+    plots.draw(history(10, gpus=8), 60)
+    pens = [curve.opts["pen"] for curve in plots.curves["power_w"]]
+    assert len({p.color().name() for p in pens}) == 8 and {p.widthF() for p in pens} == {1.0}
