@@ -20,6 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 NAMED = ("win-tf210-cudnn-never-copied", "win-cuda-not-installed", "win-cudnn89-no-zlibwapi",
          "win-tf215-native")
 """The profiles the issue names: walked page by page."""
+UNATTENDED = ("win-tf210-cudnn-never-copied", "win-cuda-not-installed", "win-tf215-native")
+"""Of those, the ones whose blocking fixes all run without a file from the user (issue 10's
+wiring: cuDNN and CUDA from NVIDIA's downloads, TF 2.10 with pip)."""
 BROKEN = sorted(p.stem for p in SHARED_PROFILES.glob("*.json")
                 if p.stem not in NAMED and "healthy" not in p.stem)
 DRIVER_CODES = ("driver_too_old", "gpu_without_driver", "no_driver_or_nvidia_smi_missing")
@@ -77,11 +80,21 @@ def test_walk_named_broken_windows_profiles(qtbot, make_wizard, tmp_path: Path, 
     assert seen, "a broken profile must have a blocking finding"
     summary = wiz.summary
     button = summary.fix_all_button
+    items = summary._fix_items
     assert button.isVisible() and button.toolTip()
-    if name == "win-tf210-cudnn-never-copied":  # the cuDNN download runs unattended
+    assert button.isEnabled() == fix_tasks.runnable(items)
+    if name in UNATTENDED:  # cuDNN / CUDA downloaded, pip run: no file to ask for
         assert button.isEnabled() and "planned now" in button.toolTip()
+        assert not summary.fix_all_reason.isVisible()
+        assert items[0].layer == summary.report.blocking_layer  # lowest layer first
+        for item in items[1:]:  # a later fix is planned now or waits for the ones before it
+            assert item.prepared is not None or item.waits is not None
     else:
         assert not button.isEnabled() and summary.fix_all_reason.text() == button.toolTip()
+    if name == "win-tf210-cudnn-never-copied":
+        assert items[0].prepared.kind == fix_tasks.DOWNLOAD
+    if name == "win-cudnn89-no-zlibwapi":  # zlibwapi.dll comes from the user
+        assert "needs something from you" in button.toolTip()
 
 
 @pytest.mark.parametrize("name", BROKEN)

@@ -195,6 +195,7 @@ def test_finding_card_copy_and_links(qtbot, monkeypatch):
             links=(Link("cuDNN archive", "https://developer.nvidia.com/rdp/cudnn-archive"),),
             commands=('pip install "tensorflow<2.11"',),
             action="install_cudnn",
+            action_params={"dest": "C:\\CUDA\\v11.2"},  # without it the fix cannot plan
         ),
     )
     card = finding_card.FindingCard(finding)

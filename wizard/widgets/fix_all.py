@@ -289,9 +289,11 @@ class FixAllDialog(QDialog):
         self.close_button.setText(texts.render_message(msg("fixgui.close")))
         self.plan_view.setAccessibleName(texts.render_message(msg("fixgui.plan_heading")))
         self.output.setAccessibleName(texts.render_message(msg("fixgui.output_name")))
-        if self.run is not None:
+        if self.run is not None and self.state == FINISHED:
             self._status = result_lines(self.run)
         self._show()
+        for button in (self.run_button, self.cancel_button, self.close_button):
+            button.setAccessibleName(button.text())
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:

@@ -570,6 +570,9 @@ class FixDialog(QDialog):
         self.output.setAccessibleName(texts.render_message(msg("fixgui.output_name")))
         self.plan_view.setAccessibleName(self.plan_heading.text())
         self._show()
+        for button in (self.choose_button, self.download_button, self.apply_button,
+                       self.cancel_button, self.undo_button, self.close_button):
+            button.setAccessibleName(button.text())
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.LanguageChange:

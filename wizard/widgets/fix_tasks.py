@@ -124,6 +124,9 @@ def why_no_fix(finding: Finding) -> Optional[Message]:
     None when it has one, or when no reason is catalogued (the walk test catches that)."""
     if offers_fix(finding):
         return None
+    given = getattr(finding.fix, "manual_reason", None)  # core's own reason, where it has one
+    if given is not None:
+        return given
     if has_builder(finding.fix.action):  # the action without what it needs (REQUIRED_PARAMS)
         key = f"fixgui.no_fix.{finding.fix.action}_without_params"
         return msg(key) if has(key) else None
@@ -168,9 +171,13 @@ def prepare(host: Any, finding: Finding, given: Optional[dict[str, Any]] = None,
         module = _download_module()
         assert module is not None
         return Prepared(DOWNLOAD, finding, module.download_plan(host, params, given), route)
+    if route == ROUTE_FILE and action in NEEDS_FILE and not given.get(NEEDS_FILE[action]):
+        raise FixError(msg("fixgui.none_chosen"))
     build = _files_builder(action)
     if build is not None:
-        return Prepared(FILES, finding, build(host, params, given), route)
+        plan = build(host, params, given)
+        kind = DOWNLOAD if type(plan).__name__ == "DownloadPlan" else FILES
+        return Prepared(kind, finding, plan, route)
     run = _run_builder(action)
     if run is not None:
         given.setdefault("cancelled", cancelled)
