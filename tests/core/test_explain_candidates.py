@@ -194,3 +194,36 @@ def test_check_passes_the_machines_facts_to_the_log(monkeypatch: pytest.MonkeyPa
     run_check(ReplayHost(profile), CheckOptions())
     assert seen and seen[0][0] == "windows"
     assert {"nvidia_gpu", "driver_loaded"} <= set(seen[0][1])
+
+
+# -- engine pieces added for the corpus ---------------------------------------------------------
+
+
+def test_libcuda_and_kernel_versions_that_differ() -> None:
+    lines = ("I cuda_diagnostics.cc:189] libcuda reported version is: {a}\n"
+             "I cuda_diagnostics.cc:193] kernel reported version is: {b}\n"
+             "E cuda_driver.cc:406] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n")
+    differ = explain_log(lines.format(a="384.111.0", b="384.90.0"), "linux")
+    assert differ[0].code == "nvml_driver_library_mismatch"
+    same = explain_log(lines.format(a="535.104.5", b="535.104.5"), "linux")
+    assert "nvml_driver_library_mismatch" not in [f.code for f in same]
+
+
+def test_anchor_words_cover_every_keyword() -> None:
+    tab = explain.table()
+    assert len(tab.anchors) < len(tab.keywords)
+    for sig in tab.signatures:
+        for keyword in sig.keywords:
+            assert any(anchor in keyword for anchor in tab.anchors), (sig.id, keyword)
+
+
+def test_a_programs_own_library_names_the_missing_cuda_library() -> None:
+    line = ("[E:onnxruntime:Default, provider_bridge_ort.cc:1744 TryGetProviderInfo_CUDA] Failed "
+            "to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot "
+            "open shared object file: No such file or directory")
+    first = explain_log(line, "linux")[0]
+    assert first.code == "cudnn_missing"
+    assert (first.params["file"], first.params["needed_by"]) == (
+        "libcudnn.so.9", "libonnxruntime_providers_cuda.so")
+    assert explain_log("Failed to load library libfoo.so with error: libbar.so.1: cannot open "
+                       "shared object file", "linux") == []
