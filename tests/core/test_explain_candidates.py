@@ -227,3 +227,12 @@ def test_a_programs_own_library_names_the_missing_cuda_library() -> None:
         "libcudnn.so.9", "libonnxruntime_providers_cuda.so")
     assert explain_log("Failed to load library libfoo.so with error: libbar.so.1: cannot open "
                        "shared object file", "linux") == []
+
+
+def test_lines_as_pasted_in_a_forum() -> None:
+    quoted = "> Could not load dynamic library \u2018libcusolver.so.10\u2019; dlerror: not found"
+    assert explain_log(quoted, "linux")[0].code == "cuda_version_mismatch"
+    code_span = "`nvidia-smi: No devices were found`"
+    assert explain_log(code_span, "linux")[0].code == "gpu_without_driver"
+    prompt = ">>> tf.__version__\n'2.13.0'\n>>> tf.config.list_physical_devices('GPU')\n[]"
+    assert explain_log(prompt, "windows")[0].code == "windows_native_tf_2_11_plus"

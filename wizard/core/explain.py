@@ -331,7 +331,7 @@ def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
     hits: list[_Hit] = []
     searchable = [sig for sig in tab.signatures if sig.regexes]
     for index in _candidate_lines(lines, tab.anchors or tab.keywords):
-        line = lines[index][:MAX_LINE].strip()
+        line = _pasted(lines[index][:MAX_LINE])
         if not line or line in seen:
             continue
         seen.add(line)
@@ -351,6 +351,16 @@ def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
     return hits, len(lines)
 
 
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def _pasted(line: str) -> str:
+    """A line as the tool printed it, not as it was pasted: without the markers of a quote, a
+    code span or a prompt before it (``> ``, ``>>> ``, a backtick) and with the typographic
+    quotes a forum put in turned back into plain ones."""
+    return line.strip().lstrip(">`|").strip().strip("`").strip().translate(_QUOTES)
+
+
 def _match(sig: Signature, line: str, lines: list[str], index: int) -> Optional[dict[str, str]]:
     for regex in sig.regexes:
         found = regex.search(line)
@@ -359,7 +369,7 @@ def _match(sig: Signature, line: str, lines: list[str], index: int) -> Optional[
     follow = sig.followed_by
     if follow and follow.trigger.search(line):
         for later in lines[index + 1 : index + 1 + follow.within]:
-            found = follow.regex.search(later[:MAX_LINE])
+            found = follow.regex.search(_pasted(later[:MAX_LINE]))
             if found:
                 return {k: v.strip() for k, v in found.groupdict().items() if v is not None}
     return None
