@@ -302,9 +302,27 @@ def test_too_old_python_gets_a_new_environment(tmp_path, source, conda, create) 
         installs = [c for c in fix["commands"] if "pip install" in c]
         if installs:
             assert fix["commands"][0] == create, fix["commands"]
-            assert fix["action"] is None  # no one-click install into this environment
+            _never_into_this_env(tmp_path, fix, info["executable"])
     not_installed = next(f for f in layer["findings"] if f["code"] == "tensorflow_not_installed")
     assert create in not_installed["fix"]["commands"]
+
+
+def _never_into_this_env(tmp_path: Path, fix: dict, executable: str) -> None:
+    """The one-click install (issue 10) of a finding about a Python TF cannot run goes into a
+    new environment, or is refused; never into this one."""
+    from wizard.core.fixes.plan import FixError
+    from wizard.core.fixes.registry import run_builder
+
+    if fix["action"] is None:
+        return
+    assert fix["action"] == "pip_install"
+    host = ReplayHost.from_file(str(tmp_path / "profile.json"))
+    try:
+        plan = run_builder("pip_install")(host, fix["action_params"], {})
+    except FixError:
+        return
+    assert plan.new_env and plan.python != executable, plan.python
+    assert all(command.argv[0] != executable for command in plan.commands)
 
 
 def test_python2_probe_failure_does_not_say_import_tensorflow(tmp_path) -> None:

@@ -8,6 +8,7 @@ English for the JSON report and in the user's language for the CLI and the GUI.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -67,6 +68,14 @@ class Fix:
     action: Optional[str] = None
     """Name of an automatic fix the wizard offers (``install_cudnn``, ``set_env``, ...)."""
     action_params: dict[str, Any] = field(default_factory=dict)
+    manual_reason: Optional[Message] = None
+    """Why the wizard cannot run a fix for this finding (``nofix.*``: it does not install
+    drivers, software cannot add a GPU, ...); set on failures that carry no ``action``."""
+
+    def cli_command(self) -> Optional[str]:
+        """The ``gpu-wizard fix ...`` line that runs this fix; None when no subcommand does
+        (a plain pip line is shown as it is, ready to copy)."""
+        return fix_cli_command(self.action, self.action_params)
 
     def own_steps(self) -> tuple[Step, ...]:
         """The steps without those that only say "Run: <one of the commands>": a view that
@@ -76,6 +85,46 @@ class Fix:
             step for step in self.steps
             if not (step.key == "run" and step.params.get("command") in listed)
         )
+
+
+def _quoted(value: Any) -> str:
+    return f'"{value}"'
+
+
+def _tf_install(params: dict[str, Any]) -> bool:
+    """Whether a ``pip_install`` fix installs TensorFlow (what ``fix tensorflow`` plans)."""
+    if params.get("tensorflow"):
+        return True
+    command = str(params.get("command") or "")
+    return bool(re.search(r"\s-m\s+pip\s+install\b.*[\s\"'](tensorflow|tf-nightly)", command))
+
+
+def fix_cli_command(action: Optional[str], params: dict[str, Any]) -> Optional[str]:
+    """``gpu-wizard fix ...`` for an action and its params (what ``check`` prints under the
+    finding); None where no subcommand runs it."""
+    if action == "install_cudnn" and params.get("dest"):
+        return f"gpu-wizard fix cudnn --download --cuda-dir {_quoted(params['dest'])}"
+    if action == "install_zlibwapi" and params.get("dest"):
+        return f"gpu-wizard fix zlibwapi --file FILE --dest {_quoted(params['dest'])}"
+    if action == "install_cuda" and params.get("cuda"):
+        return f"gpu-wizard fix cuda --download --cuda {params['cuda']}"
+    if action == "pip_install" and params.get("python") and _tf_install(params):
+        line = f"gpu-wizard fix tensorflow --python {_quoted(params['python'])}"
+        return line + (f" --tf {params['tensorflow']}" if params.get("tensorflow") else "")
+    if action == "set_env":
+        return _set_env_command(params)
+    return None
+
+
+def _set_env_command(params: dict[str, Any]) -> Optional[str]:
+    name = params.get("name", "PATH")
+    if name == "CUDA_PATH" and params.get("value"):
+        return f"gpu-wizard fix cuda-path --cuda-dir {_quoted(params['value'])}"
+    directory = params.get("prepend") or params.get("append")
+    if name not in ("PATH", "LD_LIBRARY_PATH") or not directory:
+        return None
+    var = "" if name == "PATH" else f" --var {name}"
+    return f"gpu-wizard fix path{var} --add {_quoted(directory)}"
 
 
 @dataclass(frozen=True)
@@ -110,6 +159,8 @@ class Finding:
                       codes.fix_summary(self.code, self.params)]
         found += [step.message for step in self.fix.steps]
         found += [link.title for link in self.fix.links if isinstance(link.title, Message)]
+        if self.fix.manual_reason is not None:
+            found.append(self.fix.manual_reason)
         return found
 
     def to_dict(self, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -126,6 +177,10 @@ class Finding:
                           for link in self.fix.links],
                 "action": self.fix.action,
                 "commands": list(self.fix.commands),
+                "action_params": _jsonable(self.fix.action_params),
+                "manual_reason": (render(self.fix.manual_reason, lang)
+                                  if self.fix.manual_reason is not None else None),
+                "cli_command": self.fix.cli_command(),
             },
             "params": _jsonable(self.params),
         }

@@ -321,6 +321,12 @@ def _text_finding(finding: dict[str, Any], symbols: dict[str, str], paint, lang:
         lines.append(f"{body}  {paint(BOLD, '$ ' + command)}")
     for link in fix.get("links") or []:
         lines.append(f"{body}  {link['title']}: {link['url']}")
+    if fix.get("cli_command"):
+        command = render(msg("report.text.fix_command", command=fix["cli_command"]), lang)
+        lines.append(f"{body}{command}")
+    elif severity == "fail" and fix.get("manual_reason"):
+        reason = render(msg("report.text.no_fix", reason=fix["manual_reason"]), lang)
+        lines.append(f"{body}{reason}")
     return lines
 
 

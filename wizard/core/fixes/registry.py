@@ -1,6 +1,7 @@
 """The fixes the wizard can run, by the action name a finding carries (``Fix.action``), so the
 GUI can offer "Fix it" where a builder exists. Each builder takes the host, the finding's
-``action_params`` and what the user supplied (an archive, a file), and returns a Plan."""
+``action_params`` and what the user supplied (an archive, a file), and returns a Plan (the
+``install_cudnn`` builder without an archive: the DownloadPlan of NVIDIA's archive)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,15 @@ from wizard.core.messages import msg
 Builder = Callable[[Host, dict[str, Any], dict[str, Any]], Plan]
 
 
-def _install_cudnn(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Plan:
-    if not given.get("archive"):
-        raise FixError(msg("fix.needs.archive"))
+def _install_cudnn(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Any:
+    """cuDNN from the archive the user gave (``given["archive"]``): the archive fix's Plan;
+    with ``given["download"]`` or no archive, the ``DownloadPlan`` of the archive the target
+    needs from NVIDIA (:mod:`wizard.core.fixes.cudnn_download`: fetch it, then
+    ``install_plan``)."""
+    if given.get("download") or not given.get("archive"):
+        from wizard.core.fixes import cudnn_download
+
+        return cudnn_download.download_plan(host, params, given)
     return plan_cudnn(host, CudnnRequest(
         archive=given["archive"], dest=given.get("dest") or params["dest"],
         toolkit=given.get("toolkit", True), tensorflow=params.get("tensorflow"),
@@ -72,8 +79,9 @@ def _pip_install(host: Host, params: dict[str, Any], given: dict[str, Any]) -> A
         _, args = packages.parse_pip_command(host, command)
     except ValueError:
         args = ["install", "tensorflow"]
-    if given.get("tensorflow") or any(re.match(r"(tensorflow|tf-nightly)", a) for a in args[1:]):
-        return packages.plan_tensorflow(host, python=python, tensorflow=given.get("tensorflow"),
+    tensorflow = given.get("tensorflow") or params.get("tensorflow")
+    if tensorflow or any(re.match(r"(tensorflow|tf-nightly)", a) for a in args[1:]):
+        return packages.plan_tensorflow(host, python=python, tensorflow=tensorflow,
                                         cancelled=given.get("cancelled"))
     return packages.plan_command(host, command)
 

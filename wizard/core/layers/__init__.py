@@ -116,7 +116,16 @@ def _module(name: str) -> Any:
 
 
 def layer_checker(name: str) -> Callable[[CheckContext], LayerResult]:
-    return _module(name).check
+    """The layer's ``check``, its failures given the fix they lead to or the reason there is
+    none (:mod:`wizard.core.layers.wiring`)."""
+    check = _module(name).check
+
+    def checked(ctx: CheckContext) -> LayerResult:
+        from wizard.core.layers import wiring
+
+        return wiring.wire_result(ctx, check(ctx))
+
+    return checked
 
 
 def optional_layers(ctx: CheckContext) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any, Optional
 from wizard.core import codes, explain, knowledge
 from wizard.core.envs import TF_DISTRIBUTIONS, installed_tf, tf_version
 from wizard.core.host import ProbeResult
-from wizard.core.layers import CheckContext, env_pip
+from wizard.core.layers import CheckContext, env_pip, wiring
 from wizard.core.messages import Message, msg
 from wizard.core.model import (
     FAIL,
@@ -116,7 +116,13 @@ def reconcile(ctx: CheckContext) -> None:
     probe's log says is filed in the layer each cause belongs to, this one included (the layers'
     own facts come first: see ``explain.reconcile_log_findings``); where the log failed a lower
     layer, this layer's summary names it; and a failure no log line explains (an import error,
-    a computation that did not run on the GPU) becomes a finding of its own. Once per result."""
+    a computation that did not run on the GPU) becomes a finding of its own. Once per result.
+    Then every failure gets the fix it leads to or the reason there is none (``wiring``)."""
+    _reconcile(ctx)
+    wiring.wire_all(ctx)
+
+
+def _reconcile(ctx: CheckContext) -> None:
     result = ctx.results.get("tensorflow")
     probe = ctx.probe
     if result is None or probe is None or ctx.reconciled is result:
@@ -691,6 +697,7 @@ def explain_not_ready(ctx: CheckContext) -> None:
     else:
         result.findings.append(unknown_cause(ctx, probe))
     result.status = FAIL
+    wiring.wire_result(ctx, result)
 
 
 def _no_tensorflow_finding(ctx: CheckContext) -> Finding:
