@@ -51,6 +51,9 @@ def test_torch_cuda_newer_than_the_driver() -> None:
     old = finding(entry, "driver_too_old")
     assert old.params["cuda"] == "13.0" and old.params["driver_cuda"] == "12.2"
     assert old.params["min_driver"] not in ("", "?")
+    # the wizard installs no driver: the card says so and links NVIDIA's page (issue 10)
+    assert old.fix.action is None and old.fix.manual_reason.id == "nofix.driver"
+    assert any("nvidia.com" in link.url for link in old.fix.links)
 
 
 def test_torch_build_without_the_gpu_arch() -> None:

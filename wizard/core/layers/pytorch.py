@@ -143,7 +143,7 @@ def _driver_findings(ctx: CheckContext, cuda: str) -> list[Finding]:
              "min_driver": min_version, "framework": "PyTorch"},
             evidence=f"torch.version.cuda = {cuda}; the driver supports CUDA up to {driver_cuda}",
             fix=Fix(links=(Link(msg("link.pytorch.drivers"), knowledge.driver_download_url()),),
-                    action="download_driver"),
+                    manual_reason=msg("nofix.driver")),
         )
     ]
 
