@@ -266,3 +266,38 @@ def test_a_healthy_report_gains_no_lines() -> None:
     _, report = checked("win-tf210-healthy")
     text = fmt.to_text(report, lang="en", encoding="utf-8")
     assert "gpu-wizard fix" not in text
+
+
+@pytest.mark.timeout(240)
+def test_mutated_profiles_keep_the_contract(tmp_path: Path) -> None:
+    """Odd but valid machines (the fuzz test's mutations): every failure still has a fix or a
+    reason of its own, and a blocking one's builder plans or refuses in words (FixError)."""
+    import fuzz_profiles
+
+    from wizard.core.host import ProfileError
+
+    checked, planned, bad = 0, 0, []
+    for label, profile in fuzz_profiles.mutations(seed=29, count=250):
+        try:
+            host = ReplayHost(profile, source="fuzz.json")
+        except ProfileError:
+            continue
+        report = run_check(host)
+        checked += 1
+        blocking = set(map(id, failures(report, blocking_only=True)))
+        for finding in failures(report):
+            fix = finding.fix
+            if not (registry.builder(fix.action) or registry.run_builder(fix.action)):
+                reason = fix.manual_reason
+                if reason is None or reason.id == wiring.FALLBACK:
+                    bad.append(f"{label}: {finding.code} ({fix.action}): {reason}")
+                continue
+            if id(finding) not in blocking:
+                continue
+            try:
+                build(host, finding, tmp_path)
+                planned += 1
+            except FixError as exc:
+                assert render(exc.message, "zh_CN"), label
+    assert not bad, "\n".join(bad[:10])
+    assert checked > 100 and planned > 20, (checked, planned)
