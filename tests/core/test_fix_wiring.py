@@ -301,3 +301,35 @@ def test_mutated_profiles_keep_the_contract(tmp_path: Path) -> None:
                 assert render(exc.message, "zh_CN"), label
     assert not bad, "\n".join(bad[:10])
     assert checked > 100 and planned > 20, (checked, planned)
+
+
+def test_every_printed_command_is_one_the_cli_takes() -> None:
+    """Each ``cli_command`` of the profiles parses with ``gpu-wizard``'s own parser into the
+    values of the finding's action."""
+    import shlex
+
+    from wizard.cli import build_parser
+
+    parser = build_parser()
+    seen = set()
+    for path in PROFILES:
+        _, report = checked(path.stem)
+        for layer in report.layers:
+            for finding in layer.findings:
+                command = finding.fix.cli_command()
+                if command is None:
+                    continue
+                argv = shlex.split(command.replace("\\", "\\\\"))
+                assert argv[0] == "gpu-wizard"
+                args = parser.parse_args(argv[1:])
+                params = finding.fix.action_params
+                seen.add(args.fix_command)
+                if args.fix_command == "cudnn":
+                    assert args.download and args.cuda_dir == params["dest"]
+                elif args.fix_command == "cuda":
+                    assert args.download and args.cuda == params["cuda"]
+                elif args.fix_command == "tensorflow":
+                    assert args.python == params["python"]
+                elif args.fix_command == "path":
+                    assert args.add == (params.get("append") or params.get("prepend"))
+    assert {"cudnn", "cuda", "tensorflow", "path", "zlibwapi"} <= seen, seen
