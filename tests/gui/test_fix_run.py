@@ -179,6 +179,7 @@ def test_archive_route_and_back_to_the_download(qtbot, tmp_path: Path, server, m
     wait_state(qtbot, dialog, fix_dialog.PLANNED, fix_dialog.REFUSED)
     assert dialog.kind == fix_tasks.FILES and dialog.route == fix_tasks.ROUTE_FILE
     assert str(archive) in dialog.file_label.text() and dialog.download_button.isVisible()
+    assert dialog.choose_button.text() == "Choose…"  # another archive
     assert "Download" not in dialog.plan_text().splitlines()[0]
     dialog.download_button.click()
     wait_state(qtbot, dialog, fix_dialog.PLANNED)

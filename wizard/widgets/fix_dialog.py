@@ -500,6 +500,10 @@ class FixDialog(QDialog):
         chosen = self.given.get(NEEDS_FILE.get(self.action, ""), "")
         self.needs_label.setVisible(picks_file and on_file)
         self.file_label.setVisible(picks_file and on_file)
+        self.choose_button.setText(texts.render_message(msg(
+            USE_OWN_TEXT.get(self.action, "fixgui.use_archive") if not on_file
+            else "fixgui.choose")))
+        self.choose_button.setAccessibleName(self.choose_button.text())
         self.choose_button.setVisible(picks_file)
         self.choose_button.setEnabled(idle)
         self.download_button.setVisible(on_file and fix_tasks.ROUTE_DOWNLOAD in self.routes)
@@ -559,9 +563,6 @@ class FixDialog(QDialog):
         self.heading.setText(title)
         self.needs_label.setText(texts.render_message(msg(NEEDS_TEXT.get(
             self.action, "fixgui.needs.zlibwapi"))))
-        self.choose_button.setText(texts.render_message(msg(
-            USE_OWN_TEXT.get(self.action, "fixgui.use_archive")
-            if fix_tasks.ROUTE_DOWNLOAD in self.routes else "fixgui.choose")))
         self.download_button.setText(texts.render_message(msg("fixgui.download_instead")))
         self.plan_heading.setText(texts.render_message(msg("fixgui.plan_heading")))
         self.cancel_button.setText(texts.render_message(msg("fixgui.cancel")))
