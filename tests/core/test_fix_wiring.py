@@ -23,13 +23,16 @@ from wizard.core.messages import LANGUAGES, Message, has, render, template
 from wizard.core.model import FAIL, Finding, Report
 
 PROFILES_DIR = Path(__file__).resolve().parents[1] / "profiles"
-PROFILES = sorted(PROFILES_DIR.glob("*.json"))
+SELFTEST_DIR = Path(__file__).resolve().parents[2] / "resources" / "selftest"
+PROFILES = sorted(PROFILES_DIR.glob("*.json")) + sorted(SELFTEST_DIR.glob("*.json"))
+"""The test profiles (the GUI's demo machines, ``--profile``) and the self-test's own."""
 DRIVER_CODES = ("driver_too_old", "gpu_without_driver", "no_driver_or_nvidia_smi_missing")
 
 
 @functools.cache
 def checked(name: str) -> tuple[ReplayHost, Report]:
-    host = ReplayHost.from_file(PROFILES_DIR / f"{name}.json")
+    path = PROFILES_DIR / f"{name}.json"
+    host = ReplayHost.from_file(path if path.exists() else SELFTEST_DIR / f"{name}.json")
     return host, run_check(host)
 
 
