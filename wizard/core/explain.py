@@ -39,6 +39,7 @@ from typing import Any, Optional
 
 from wizard.core import messages
 from wizard.core.codes import CODES, layer_of
+from wizard.core.knowledge.versions import try_parse_version
 from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
 from wizard.core.model import (
     LAYERS,
@@ -764,7 +765,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     return findings
 
 
-MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "in_container")
+MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded")
 """What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts).
 ``checked``: the machine itself was checked (``check``, the GUI), so candidates guessed from a
 log's silence are left to the layers, which read the versions themselves."""
@@ -794,8 +795,6 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
     """The TensorFlow version given (it replaces the version facts a log line gave) and the
     machine's facts, as facts signatures can require."""
     if tf_version:
-        from wizard.core.knowledge.versions import try_parse_version
-
         parsed = try_parse_version(tf_version)
         if parsed:
             name = "tf_pre_2_11" if parsed[:2] < (2, 11) else "tf_2_11_plus"
@@ -811,7 +810,7 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
 
 def _tf_shown(facts: dict[str, _Hit]) -> Optional[str]:
     """The TensorFlow version given or shown in the log."""
-    for name in ("tf_given", *_TF_FACTS, "tf_version_shown"):
+    for name in ("tf_given", *_TF_FACTS):
         hit = facts.get(name)
         if hit and hit.groups.get("tf_version"):
             return hit.groups["tf_version"]
