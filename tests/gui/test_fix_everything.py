@@ -172,7 +172,7 @@ def test_cancel_stops_the_run_and_starts_no_further_fix(qtbot, tmp_path: Path, s
     real = fix_tasks.Events.download
 
     def slow_link(self, progress):  # noqa: ANN001
-        time.sleep(0.02)
+        time.sleep(0.05)
         real(self, progress)
 
     monkeypatch.setattr(fix_tasks.Events, "download", slow_link)

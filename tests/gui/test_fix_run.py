@@ -126,8 +126,8 @@ def test_cancel_a_download_installs_nothing(qtbot, tmp_path: Path, server, monke
     path = support.serve_cudnn(server, tmp_path, monkeypatch, body_extra=3_000_000)
     real = fix_tasks.Events.download
 
-    def slow_link(self, progress):  # noqa: ANN001 - 64 KiB every 20 ms, like a slow line
-        time.sleep(0.02)
+    def slow_link(self, progress):  # noqa: ANN001 - 64 KiB every 50 ms, like a slow line
+        time.sleep(0.05)
         real(self, progress)
 
     monkeypatch.setattr(fix_tasks.Events, "download", slow_link)
