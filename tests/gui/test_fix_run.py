@@ -212,7 +212,16 @@ def test_pip_into_a_throwaway_venv_with_live_output_and_the_way_back(qtbot, venv
         assert "To go back to the packages from before" in output
         assert "pip uninstall -y gw-tiny" in output
         assert "Exit code: 0" in dialog.status_text()
-        assert changed == [fix_dialog.DONE] and not dialog.undo_button.isVisible()
+        assert changed == [fix_dialog.DONE]
+        assert dialog.undo_button.isVisible() and dialog.undo_button.isEnabled()
+        dialog.undo_button.click()  # runs the commands that go back, with their output
+        wait_state(qtbot, dialog, fix_dialog.UNDONE, fix_dialog.DONE, timeout=120000)
+        assert dialog.state == fix_dialog.UNDONE, dialog.status_text()
+        assert "Back to the packages from before the fix" in dialog.status_text()
+        assert f'$ "{venv}" -m pip uninstall -y gw-tiny' in dialog.output_text()
+        assert not support.installed(venv)
+        assert changed == [fix_dialog.DONE, fix_dialog.UNDONE]
+        assert not dialog.undo_button.isVisible()
     finally:
         subprocess.run([venv, "-m", "pip", "uninstall", "-y", "gw_tiny"], capture_output=True,
                        timeout=120)

@@ -88,6 +88,8 @@ class FixDialog(QDialog):
         self.given: dict[str, Any] = {}
         self.prepared: Optional[Prepared] = None
         self.outcome: Optional[Outcome] = None
+        self.back: Optional[Prepared] = None
+        """The run that goes back after a pip fix (its "Undo")."""
         self.journal: Optional[journals.Journal] = None
         self.state = NEED_INPUT if self.route == fix_tasks.ROUTE_FILE else PLANNING
         self._status: Any = None
@@ -364,6 +366,8 @@ class FixDialog(QDialog):
                 self.apply_button.setFocus()
             return
         self.outcome, self.journal = outcome, outcome.journal
+        if self.prepared is not None and outcome.go_back:
+            self.back = fix_tasks.go_back_plan(self.host, self.prepared, outcome)
         # a file fix that does not verify is still made (and undoable): the result says so
         self.state = DONE if outcome.ok or outcome.journal is not None else FAILED
         if outcome.ok or outcome.cancelled or outcome.journal is not None:
@@ -408,7 +412,11 @@ class FixDialog(QDialog):
         self._show()
 
     def undo(self) -> None:
-        """Put back the state from before this fix."""
+        """Put back the state from before this fix: the journal of a file fix, or the commands
+        a pip run gave to go back (run like the fix, with their output)."""
+        if self.state in (DONE, FAILED) and self.back is not None and not self.demo:
+            self._go_back()
+            return
         if self.state != DONE or self.journal is None or self.demo:
             return
         host, journal = self.host, self.journal
@@ -417,6 +425,31 @@ class FixDialog(QDialog):
             lambda progress, cancelled: fix_tasks.undo(host, journal),
             slots={"sig_result": self._on_undone, "sig_error": self._on_undo_error})
         self._show()
+
+    def _go_back(self) -> None:
+        back, host, events = self.back, self.host, Events()
+        assert back is not None
+        self._events = events
+        self.output.show()
+        self.output.appendPlainText("")
+        self.state, self._status = UNDOING, msg("fixgui.going_back")
+        self._worker = self.workers.start(
+            lambda progress, cancelled: fix_tasks.execute(host, back, events, cancelled),
+            slots={"sig_result": self._on_went_back, "sig_error": self._on_undo_error})
+        self._timer.start()
+        self._show()
+
+    def _on_went_back(self, outcome: Outcome) -> None:
+        if not self._current():
+            return
+        self._finish_run()
+        self.back = None
+        self.state = UNDONE if outcome.ok else DONE
+        key = "fixgui.went_back" if outcome.ok else "fixgui.go_back_failed"
+        self._status = [msg(key), *outcome.messages, msg("fixgui.rechecking")]
+        self.progress.setValue(0)
+        self._show()
+        self._changed()
 
     def _on_undone(self, _changed: Any) -> None:
         if not self._current():
@@ -432,6 +465,7 @@ class FixDialog(QDialog):
     def _on_undo_error(self, error: WorkerError) -> None:
         if not self._current():
             return
+        self._timer.stop()
         self._worker = None
         self.state, self._status = DONE, msg("fixgui.undo_failed", reason=_reason(error))
         self._show()
@@ -531,10 +565,12 @@ class FixDialog(QDialog):
         self.cancel_button.setVisible(state == APPLYING)
         self.cancel_button.setEnabled(state == APPLYING and self._worker is not None
                                       and not self._worker.is_cancelled())
-        self.undo_button.setVisible(not self.demo and state in (DONE, UNDOING)
-                                    and self.journal is not None)
-        self.undo_button.setEnabled(state == DONE and self.journal is not None
-                                    and self.journal.status == journals.DONE)
+        undoable = self.journal is not None or self.back is not None
+        self.undo_button.setVisible(not self.demo and undoable and (
+            state in (DONE, UNDOING) or (state == FAILED and self.back is not None)))
+        self.undo_button.setEnabled((state == DONE and self.journal is not None
+                                     and self.journal.status == journals.DONE)
+                                    or (state in (DONE, FAILED) and self.back is not None))
         self.close_button.setEnabled(state not in (APPLYING, UNDOING))
         self._show_status()
 

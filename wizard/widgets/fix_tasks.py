@@ -311,6 +311,28 @@ def _run_installer(host: Any, plan: Any, events: Events, cancelled: Cancelled) -
     return Outcome(ok, messages, returncode=result.returncode, cancelled=result.cancelled)
 
 
+def go_back_plan(host: Any, prepared: Prepared, outcome: Outcome) -> Optional[Prepared]:
+    """The commands a pip run gave to go back (uninstall what it added, reinstall what it
+    changed), as a run of their own; None when one of them is not a pip line addressed to an
+    interpreter (a conda revision, a folder to delete): those are shown, not run."""
+    from wizard.core.fixes import packages
+
+    if prepared.kind != RUN or not outcome.go_back:
+        return None
+    commands = []
+    for text in outcome.go_back:
+        try:
+            python, args = packages.parse_pip_command(host, text)
+        except ValueError:
+            return None
+        commands.append(packages.pip_command(python, args))
+    plan = packages.PackagePlan(msg("fixgui.go_back_title", python=prepared.plan.python),
+                                prepared.plan.python, commands, prefix=prepared.plan.prefix,
+                                conda=prepared.plan.conda,
+                                tensorflow=getattr(prepared.plan, "tensorflow", None))
+    return Prepared(RUN, prepared.finding, plan)
+
+
 def undo(host: Any, journal: Any) -> bool:
     """Put back what a file fix changed (elevated where its plan was)."""
     from wizard.core.fixes import journal as journals
