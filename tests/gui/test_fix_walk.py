@@ -62,7 +62,7 @@ def check_blocking_cards(wiz, tmp_path: Path) -> list[str]:
         reason = card.no_fix.text()
         assert reason and not card.no_fix.isHidden(), (
             f"{finding.code} ({finding.fix.action or 'no action'}) has neither a fix the wizard "
-            "can run nor a reason on its card: add fixgui.no_fix." + finding.code)
+            "can run nor a reason on its card: give it a reason in layers/wiring.py (nofix.*)")
         assert card.link_buttons or card.steps.text() or card.command_rows, finding.code
         if finding.code in DRIVER_CODES:
             assert "does not install or change display drivers" in reason

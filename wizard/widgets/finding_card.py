@@ -157,7 +157,7 @@ class FindingCard(QFrame):
             self.action_button.clicked.connect(self._on_action_clicked)
             self.action_area.addWidget(self.action_button)
         self.action_area.addStretch(1)
-        # A failure the wizard cannot fix says why, instead of a button (fixgui.no_fix.<code>).
+        # A failure the wizard cannot fix says why, instead of a button (Fix.manual_reason).
         self.no_fix = self._wrapped_label()
         self.no_fix.setObjectName("no_fix_reason")
         self.no_fix.setStyleSheet("font-style: italic;")

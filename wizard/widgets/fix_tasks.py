@@ -16,7 +16,7 @@ Progress reaches the GUI through an :class:`Events` queue the dialog drains on a
 chatty pip or a fast download never floods the GUI thread with signals.
 
 :func:`why_no_fix` is the other half of the contract a card keeps: a blocking finding either has
-a fix the wizard can run or says why it cannot have one (``fixgui.no_fix.<code>``).
+a fix the wizard can run or says why it cannot have one (core's ``Fix.manual_reason``).
 :func:`plan_everything` and :func:`fix_everything` are "Fix everything" on the summary page.
 """
 
@@ -120,8 +120,10 @@ def runs_unattended(finding: Finding) -> bool:
 
 
 def why_no_fix(finding: Finding) -> Optional[Message]:
-    """Why this finding has no fix the wizard runs (shown on its card instead of a button);
-    None when it has one, or when no reason is catalogued (the walk test catches that)."""
+    """Why this finding has no fix the wizard runs (shown on its card instead of a button):
+    core's ``Fix.manual_reason`` (``nofix.*``, set by ``layers.wiring``), or, for an action
+    that came without what its builder needs, ``fixgui.no_fix.<action>_without_params``. None
+    when it has a fix, or when nothing says why (the walk test catches that)."""
     if offers_fix(finding):
         return None
     given = getattr(finding.fix, "manual_reason", None)  # core's own reason, where it has one
@@ -130,8 +132,7 @@ def why_no_fix(finding: Finding) -> Optional[Message]:
     if has_builder(finding.fix.action):  # the action without what it needs (REQUIRED_PARAMS)
         key = f"fixgui.no_fix.{finding.fix.action}_without_params"
         return msg(key) if has(key) else None
-    key = f"fixgui.no_fix.{finding.code}"
-    return msg(key) if has(key) else None
+    return None
 
 
 # -- preparing -----------------------------------------------------------------------------------
