@@ -201,7 +201,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=2000)
     parser.add_argument("--page-seconds", type=float, default=20.0)
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--part", choices=("all", "samples", "page", "memory"), default="all")
     parser.add_argument("--gpus", default="2,8", help="GPU counts for the page, comma-separated")
     args = parser.parse_args()

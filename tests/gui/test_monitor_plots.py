@@ -135,7 +135,7 @@ def test_each_gpu_has_its_colour_and_many_gpus_get_thinner_lines(plots):
     plots.draw(history(10, gpus=2), 60)
     pens = [curve.opts["pen"] for curve in plots.curves["util_gpu"]]
     assert [p.color().name() for p in pens] == ["#1f77b4", "#d62728"]
-    assert {p.widthF() for p in pens} == {1.5}
+    assert {p.widthF() for p in pens} == {2.0}
     plots.draw(history(10, gpus=8), 60)
     pens = [curve.opts["pen"] for curve in plots.curves["power_w"]]
     assert len({p.color().name() for p in pens}) == 8 and {p.widthF() for p in pens} == {1.0}
