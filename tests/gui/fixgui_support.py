@@ -144,5 +144,13 @@ class DiskSession:
                       python=self.venv)
 
 
+def packages_plan(python: str) -> Any:
+    """A pip plan that installs into ``python``'s own environment (no new one)."""
+    from wizard.core.fixes import packages
+
+    return packages.PackagePlan(msg("fixgui.starting"), python, [
+        packages.Command((python, "-m", "pip", "install", "gw_tiny"), "pip_install")])
+
+
 def tree_hash(path: Path) -> Optional[str]:
     return fa.tree_hash(path)

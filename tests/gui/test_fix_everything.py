@@ -232,3 +232,22 @@ def test_summary_cards_open_fix_it_and_recheck_there(qtbot, make_wizard):
     qtbot.waitUntil(lambda: summary.report is not None and summary.report is not first,
                     timeout=WAIT_MS)
     dialog.reject()
+
+
+def test_a_new_environment_is_checked_from_then_on():
+    """TF 2.15 on native Windows in a Python 3.11 env: the fix makes a new env with Python 3.10
+    and TF 2.10; the check after it must look there, not at the old env (which still fails)."""
+    from wizard.core.host import ReplayHost
+    from wizard.core.session import CheckSession
+
+    session = CheckSession(ReplayHost.from_file(SHARED_PROFILES / "win-tf215-native.json"))
+    report = session.run_all()
+    old = session.python
+    items = fix_tasks.plan_everything(session.host, report)
+    prepared = items[0].prepared
+    assert prepared is not None and prepared.kind == fix_tasks.RUN and prepared.plan.new_env
+    assert prepared.plan.python != old
+    assert fix_tasks.adopt_environment(session, prepared)
+    assert session.options.python == prepared.plan.python
+    in_place = fix_tasks.Prepared(fix_tasks.RUN, items[0].finding, support.packages_plan(old))
+    assert not fix_tasks.adopt_environment(session, in_place)  # the same env: nothing to follow

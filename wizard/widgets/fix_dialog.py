@@ -657,7 +657,11 @@ class FixController:
 
     def _recheck(self, page: Any, finding: Optional[Finding] = None) -> None:
         """The fixed layer again (the session forgets it and every layer above it); a fix
-        started from the summary checks the chain again there."""
+        started from the summary checks the chain again there. A pip/conda fix that made a new
+        environment has the session check that one from now on."""
+        dialog = self.dialog
+        if dialog is not None and dialog.state == DONE:
+            fix_tasks.adopt_environment(self.session, dialog.prepared)
         if page is not None and hasattr(page, "start_check"):
             page.start_check(recheck=True)
         elif page is not None and hasattr(page, "recheck_layer") and finding is not None:

@@ -431,6 +431,7 @@ class Step:
     finding: Finding
     outcome: Optional[Outcome] = None
     error: Optional[Message] = None
+    prepared: Optional[Prepared] = None
 
     @property
     def ok(self) -> bool:
@@ -477,6 +478,7 @@ def fix_everything(session: Any, confirmed: list[Item], events: Optional[Events]
         _run_step(session, step, events, cancelled)
         if step.outcome is not None:  # something may have changed: look again, even after a stop
             events.step(number - 1, msg("fixgui.all.rechecking", n=number))
+            adopt_environment(session, step.prepared)
             session.recheck(layer, events.progress, _never)
             report = session.run_all(events.progress, _never)
             run.report = report
@@ -495,12 +497,29 @@ def fix_everything(session: Any, confirmed: list[Item], events: Optional[Events]
     return run
 
 
+def adopt_environment(session: Any, prepared: Optional[Prepared]) -> bool:
+    """After a package fix that installed into another environment (a new one made because
+    this one's Python was too new), check that environment from now on, for the TF the plan
+    aimed at. True when the session's choice changed."""
+    if prepared is None or prepared.kind != RUN:
+        return False
+    python = getattr(prepared.plan, "python", None)
+    if not python or getattr(session, "python", None) == python or \
+            not getattr(prepared.plan, "new_env", None):
+        return False
+    session.select_python(python)
+    tensorflow = getattr(prepared.plan, "tensorflow", None)
+    if tensorflow:
+        session.set_target_version(tensorflow)
+    return True
+
+
 def _run_step(session: Any, step: Step, events: Events, cancelled: Cancelled) -> None:
     """Plan one fix from the fresh finding and run it; a refusal or a failure is kept on the
     step (``error``) instead of raised."""
     try:
-        prepared = prepare(session.host, step.finding, cancelled=cancelled)
-        step.outcome = execute(session.host, prepared, events, cancelled)
+        step.prepared = prepare(session.host, step.finding, cancelled=cancelled)
+        step.outcome = execute(session.host, step.prepared, events, cancelled)
     except FixCancelled:
         step.error = msg("fix.cancelled")
     except FixError as exc:
