@@ -251,3 +251,27 @@ def test_a_new_environment_is_checked_from_then_on():
     assert session.options.python == prepared.plan.python
     in_place = fix_tasks.Prepared(fix_tasks.RUN, items[0].finding, support.packages_plan(old))
     assert not fix_tasks.adopt_environment(session, in_place)  # the same env: nothing to follow
+
+
+def test_the_overall_plan_is_worked_out_once_per_report(qtbot, make_wizard, monkeypatch):
+    """Opening the summary again with the same findings reuses the plan (a pip plan probes the
+    environment on a real machine); a fix from a card works it out afresh."""
+    calls: list[int] = []
+    real = fix_tasks.plan_everything
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fix_tasks, "plan_everything", counted)
+    wiz = make_wizard(SHARED_PROFILES / "win-tf210-cudnn-never-copied.json")
+    summary = wiz.summary
+    for _ in range(2):
+        wiz.show_summary()
+        qtbot.waitUntil(lambda: summary.report is not None and summary._fix_items is not None,
+                        timeout=WAIT_MS)
+    assert len(calls) == 1 and summary.fix_all_button.isEnabled()
+    summary.recheck_layer("cudnn")
+    qtbot.waitUntil(lambda: summary.report is not None and summary._fix_items is not None,
+                    timeout=WAIT_MS)
+    assert len(calls) == 2

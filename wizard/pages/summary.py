@@ -56,6 +56,9 @@ class SummaryPage(WizardPageBase):
         self._fix_items: Optional[list[fix_tasks.Item]] = None
         """Fix everything's overall plan for the report shown (None: being worked out)."""
         self._fix_tip: Optional[Message] = None
+        self._fix_items_for: Optional[str] = None
+        """The report the overall plan was worked out for (its JSON): the same findings again
+        (the page shown once more) reuse it instead of probing the environment again."""
         self._plan_worker: Optional[FunctionWorker] = None
         self.fix_all_dialog = None
 
@@ -185,7 +188,9 @@ class SummaryPage(WizardPageBase):
         self.completeChanged.emit()
 
     def recheck_layer(self, layer: str) -> None:
-        """After a fix started from a card here: that layer again, then the whole chain."""
+        """After a fix started from a card here: that layer again, then the whole chain (and
+        Fix everything's plan afresh)."""
+        self._fix_items_for = None
         self.start(recheck=layer)
 
     def layer_of(self, finding: Finding) -> str:
@@ -239,8 +244,12 @@ class SummaryPage(WizardPageBase):
     def _plan_fixes(self) -> None:
         """Work out Fix everything's overall plan for the report shown (on a worker: a pip
         plan may probe the environment)."""
-        self._fix_items, self._fix_tip = None, None
         report = self._report
+        key = _report_key(report)
+        if key is not None and key == self._fix_items_for and self._fix_items is not None:
+            self._show_fix_all()
+            return
+        self._fix_items, self._fix_tip, self._fix_items_for = None, None, None
         if report is None or report.ready:
             self._fix_items = []
             self._show_fix_all()
@@ -255,6 +264,7 @@ class SummaryPage(WizardPageBase):
         if self._plan_worker is None or self.sender() is not self._plan_worker.signals:
             return
         self._plan_worker, self._fix_items = None, items
+        self._fix_items_for = _report_key(self._report)
         self._show_fix_all()
 
     def _on_fixes_error(self, error: WorkerError) -> None:
@@ -297,6 +307,11 @@ class SummaryPage(WizardPageBase):
         self.fix_all_reason.setText("" if enabled else tip)
         self.fix_all_reason.setVisible(shown and not enabled)
 
+    def _after_fixes(self) -> None:
+        """After Fix everything: the report again, and its plan worked out afresh."""
+        self._fix_items_for = None
+        self.start()
+
     def open_fix_everything(self):  # noqa: ANN201 - the dialog, for tests
         """The overall plan and its one confirmation (non-blocking: ``open()``)."""
         items = self._fix_items
@@ -307,7 +322,7 @@ class SummaryPage(WizardPageBase):
         from wizard.widgets.fix_all import FixAllDialog
 
         dialog = FixAllDialog(self.session, items, self.workers,
-                              on_finished=lambda run: self.start(), parent=self)
+                              on_finished=lambda run: self._after_fixes(), parent=self)
         dialog.setAttribute(_Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.fix_all_dialog = dialog
         dialog.open()
@@ -514,6 +529,14 @@ class SummaryPage(WizardPageBase):
         self.fix_all_button.setAccessibleName(
             texts.render_message(msg("fixgui.all.window_title")))
         self._show()
+
+
+def _report_key(report: Optional[Report]) -> Optional[str]:
+    if report is None:
+        return None
+    import json
+
+    return json.dumps(report.to_dict(), sort_keys=True, default=str)
 
 
 def texts_layers() -> tuple[str, ...]:
