@@ -82,7 +82,7 @@ class SummaryPage(WizardPageBase):
         self.fix_all_button.setObjectName("fix_everything")
         self.fix_all_button.clicked.connect(self.open_fix_everything)
         self.fix_all_button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
-        fix_row.addWidget(self.fix_all_button)
+        fix_row.addWidget(self.fix_all_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.fix_all_reason = QLabel(self)  # the tooltip's reason, visible while disabled
         self.fix_all_reason.setWordWrap(True)
         self.fix_all_reason.setObjectName("fix_everything_reason")
