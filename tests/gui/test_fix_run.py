@@ -259,7 +259,9 @@ def test_cancel_ends_the_command_and_everything_it_started(qtbot, tmp_path: Path
                                 [packages.Command((venv, "-c", script), "pip_install")])
     monkeypatch.setattr(fix_tasks, "prepare",
                         lambda *a, **k: fix_tasks.Prepared(fix_tasks.RUN, finding, plan))
-    dialog = fix_dialog.FixDialog(finding, LocalHost(), workers)
+    changed: list[str] = []
+    dialog = fix_dialog.FixDialog(finding, LocalHost(), workers,
+                                  on_changed=lambda: changed.append(dialog.state))
     qtbot.addWidget(dialog)
     dialog.show()
     wait_state(qtbot, dialog, fix_dialog.PLANNED)
@@ -271,6 +273,8 @@ def test_cancel_ends_the_command_and_everything_it_started(qtbot, tmp_path: Path
     assert "ending the command and every process it started" in dialog.status_text()
     wait_state(qtbot, dialog, fix_dialog.DONE, fix_dialog.FAILED, timeout=WAIT_MS)
     assert dialog.state == fix_dialog.FAILED
+    assert "everything it started were stopped" in dialog.status_text()  # pip's own words
+    assert changed == [fix_dialog.FAILED]  # what it half did is checked again
     for pid in map(int, pids.read_text().split()):
         deadline = time.monotonic() + 5
         while _alive(pid) and time.monotonic() < deadline:

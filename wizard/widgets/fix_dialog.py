@@ -406,8 +406,8 @@ class FixDialog(QDialog):
             return
         self._finish_run()
         self.state = FAILED
-        self._status = msg("fixgui.download.cancelled" if self.kind == fix_tasks.DOWNLOAD
-                           else "fix.cancelled")
+        self._status = msg("fixgui.download.cancelled" if self.kind in (
+            fix_tasks.DOWNLOAD, fix_tasks.INSTALLER) else "fix.cancelled")
         self.progress.setValue(0)
         self._show()
 

@@ -222,8 +222,11 @@ def execute(host: Any, prepared: Prepared, events: Optional[Events] = None,
     if prepared.kind == DOWNLOAD:
         return _download_and_install(host, prepared, events, cancelled, outcome, go_on)
     if prepared.kind == RUN:
-        return _run_packages(host, prepared.plan, events, cancelled)
-    return _run_installer(host, prepared.plan, events, cancelled)
+        result = _run_packages(host, prepared.plan, events, cancelled)
+    else:
+        result = _run_installer(host, prepared.plan, events, cancelled)
+    outcome["result"] = result  # kept when a cancel makes the worker drop the return value
+    return result
 
 
 def _apply_files(host: Any, plan: Plan, events: Events, cancelled: Cancelled,
