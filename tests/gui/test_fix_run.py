@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import own_profile
+from conftest import SHARED_PROFILES, own_profile
 from helpers import WAIT_MS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -399,8 +399,6 @@ def test_cuda_installer_i_have_runs_silently_with_output_and_exit_code(
 
 
 def test_cuda_installer_demo_shows_the_download_and_the_command(qtbot, workers):
-    from conftest import SHARED_PROFILES
-
     host = ReplayHost.from_file(SHARED_PROFILES / "win-cuda-not-installed.json")
     dialog = fix_dialog.FixDialog(cuda_finding(), host, workers)
     qtbot.addWidget(dialog)
@@ -412,8 +410,6 @@ def test_cuda_installer_demo_shows_the_download_and_the_command(qtbot, workers):
 
 
 def test_cuda_on_linux_says_which_route_instead(qtbot, workers):
-    from conftest import SHARED_PROFILES
-
     host = ReplayHost.from_file(SHARED_PROFILES / "linux-tf221-and-cuda-healthy.json")
     dialog = fix_dialog.FixDialog(cuda_finding(), host, workers)
     qtbot.addWidget(dialog)
