@@ -236,3 +236,16 @@ def test_lines_as_pasted_in_a_forum() -> None:
     assert explain_log(code_span, "linux")[0].code == "gpu_without_driver"
     prompt = ">>> tf.__version__\n'2.13.0'\n>>> tf.config.list_physical_devices('GPU')\n[]"
     assert explain_log(prompt, "windows")[0].code == "windows_native_tf_2_11_plus"
+
+
+def test_tf_version_against_the_toolkit_the_log_shows() -> None:
+    log = ("Could not load dynamic library 'cudart64_101.dll'; dlerror: not found\n"
+           "PATH=C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\\bin;C:\\Windows\n")
+    first = explain_log(log, "windows", tf_version="2.1")[0]
+    assert first.code == "cuda_version_mismatch"
+    assert (first.params["tensorflow"], first.params["cuda"], first.params["found"]) == (
+        "2.1", "10.1", "10.2")
+    assert "CUDA 10.2 is installed, but TensorFlow 2.1 needs CUDA 10.1." in first.message()
+    assert explain_log(log, "windows")[0].code == "cudart_missing"  # no TF version: no verdict
+    same = log.replace("v10.2", "v10.1")
+    assert explain_log(same, "windows", tf_version="2.1")[0].code == "cudart_missing"

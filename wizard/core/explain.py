@@ -732,6 +732,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     hits, _ = _scan(text, tab)
     facts = _facts(hits)
     _add_known(facts, tf_version, machine)
+    _add_tf_cuda_fact(facts, os_kind)
     harmless = [hit for hit in hits if hit.sig.red_herring]
 
     raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
@@ -806,6 +807,28 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
         if name not in MACHINE_FACTS:
             raise ValueError(f"unknown machine fact {name!r} (known: {', '.join(MACHINE_FACTS)})")
         facts[f"machine:{name}"] = _known_hit(f"machine:{name}")
+
+
+def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
+    """``tf_cuda_mismatch``: the TensorFlow version (given or shown) needs another CUDA than the
+    toolkit the log shows (nvcc's release, a ``CUDA\\v10.2`` or ``/usr/local/cuda-10.2`` path),
+    by the compatibility tables; its groups are the message's params."""
+    tf = _tf_shown(facts)
+    toolkit = facts.get("cuda_toolkit_release") or facts.get("cuda_path_version")
+    found = toolkit.groups.get("version") if toolkit else None
+    if not tf or not found:
+        return
+    from wizard.core.knowledge import compat
+
+    parsed = try_parse_version(tf)
+    if not parsed or len(parsed) < 2:
+        return
+    needed = compat.tf_requirement(f"{parsed[0]}.{parsed[1]}", os_kind or "linux")
+    if needed is None or not needed.cuda or needed.pip_cuda:
+        return
+    if needed.cuda.split(".")[:2] != found.split(".")[:2]:
+        facts["tf_cuda_mismatch"] = _Hit(toolkit.sig, toolkit.line_no, toolkit.line, {
+            "tensorflow": tf, "cuda": needed.cuda, "found": found})
 
 
 def _tf_shown(facts: dict[str, _Hit]) -> Optional[str]:
