@@ -336,3 +336,143 @@ def test_every_printed_command_is_one_the_cli_takes() -> None:
                 elif args.fix_command == "path":
                     assert args.add == (params.get("append") or params.get("prepend"))
     assert {"cudnn", "cuda", "tensorflow", "path", "zlibwapi"} <= seen, seen
+
+
+# -- every profile x every target: a runnable plan or a reason -----------------------------------
+
+def _targets(host: ReplayHost) -> list[Any]:
+    """The check's own target (None) and every TF series the knowledge base knows for this OS;
+    on native Windows also the later ones (no GPU build there: the target says so)."""
+    from wizard.core import knowledge
+
+    series = knowledge.known_tf_versions(host.platform.os_kind)
+    extra = [s for s in knowledge.known_tf_versions("linux") if s not in series]
+    return [None, *series, *extra]
+
+
+def _plans(host: ReplayHost, finding: Finding, tmp_path: Path) -> Any:
+    """The plan of a blocking finding's fix: its default route, else (an action that takes the
+    user's file: NVIDIA's installer for a CUDA the data has no download of) the file route."""
+    try:
+        return build(host, finding, tmp_path)
+    except FixError:
+        if finding.fix.action != "install_cuda":
+            raise
+        builder = registry.run_builder("install_cuda")
+        return builder(host, dict(finding.fix.action_params),
+                       {"installer": str(tmp_path / "cuda_installer.exe")})
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
+def test_every_target_blocking_failure_plans_or_says_why(path: Path, tmp_path: Path) -> None:
+    """Whatever TF is aimed for (``--tf`` / the GUI's target), no failure is left with an
+    action its builder cannot plan and no reason (issue 10 follow-up: an ``install_cudnn`` the
+    explain engine filed from a log named no folder, so the card had nothing to offer)."""
+    from wizard.core.diagnose import CheckOptions
+
+    host = ReplayHost.from_file(path)
+    problems: list[str] = []
+    for tf in _targets(host):
+        report = run_check(host, CheckOptions(tensorflow=tf))
+        blocking = set(map(id, failures(report, blocking_only=True)))
+        for finding in failures(report):
+            fix, where = finding.fix, f"{path.stem} --tf {tf}: {finding.code}"
+            if not (registry.builder(fix.action) or registry.run_builder(fix.action)):
+                if fix.action is not None or fix.manual_reason is None:
+                    problems.append(f"{where}: action {fix.action!r}, no reason")
+                elif fix.manual_reason.id == wiring.FALLBACK:
+                    problems.append(f"{where}: only the fallback reason")
+                elif "{" in render(fix.manual_reason, "zh_CN"):
+                    problems.append(f"{where}: {fix.manual_reason.id} lacks a value")
+                continue
+            if fix.manual_reason is not None:
+                problems.append(f"{where}: both an action and a reason")
+            if id(finding) in blocking:
+                try:
+                    _plans(host, finding, tmp_path)
+                except FixError as exc:
+                    problems.append(f"{where} ({fix.action} {fix.action_params}): "
+                                    f"{render(exc.message, 'en')}")
+    assert not problems, "\n".join(problems[:12])
+
+
+def _only_code(report: Report, code: str) -> list[Finding]:
+    return [f for f in failures(report) if f.code == code]
+
+
+def test_a_logged_cudnn_mismatch_under_pip_cuda_installs_the_wheels(tmp_path: Path) -> None:
+    """linux-cudnn805-mismatch aimed at TF 2.21: the log's cuDNN mismatch (no folder named)
+    becomes the TF install with its CUDA wheels in the checked environment."""
+    from wizard.core.diagnose import CheckOptions
+
+    host = ReplayHost.from_file(PROFILES_DIR / "linux-cudnn805-mismatch.json")
+    report = run_check(host, CheckOptions(tensorflow="2.21"))
+    assert report.target.pip_cuda
+    found = _only_code(report, "cudnn_version_mismatch")
+    assert found, [f.code for f in failures(report)]
+    for finding in found:
+        fix = finding.fix
+        assert fix.action == "pip_install" and fix.manual_reason is None, fix
+        assert fix.action_params["python"] == report.python
+        assert fix.action_params["tensorflow"] == "2.21"
+        plan = build(host, finding, tmp_path)
+        assert any("tensorflow[and-cuda]" in c.text() for c in plan.commands)
+
+
+def _ctx(name: str, tf: str) -> Any:
+    from wizard.core.diagnose import CheckOptions, choose_environment, choose_target
+    from wizard.core.layers import CheckContext
+
+    host = ReplayHost.from_file(PROFILES_DIR / f"{name}.json")
+    options = CheckOptions(tensorflow=tf)
+    python, probe, env_reason = choose_environment(host, options)
+    target = choose_target(host, options, probe, python, env_reason)
+    return CheckContext(host=host, target=target, python=python, probe=probe)
+
+
+def _logged_cudnn() -> Finding:
+    """What the explain engine files: the action, no folder."""
+    from wizard.core.model import Fix
+
+    return Finding("cudnn_version_mismatch", FAIL, fix=Fix(action="install_cudnn"))
+
+
+def test_a_logged_cudnn_finding_takes_the_system_toolkit(tmp_path: Path) -> None:
+    """A TF that loads the system CUDA (2.10: CUDA 11.2, which this machine has): the toolkit's
+    folder as dest, and the download plans into it."""
+    ctx = _ctx("linux-cudnn805-mismatch", "2.10")
+    assert not ctx.target.pip_cuda
+    finding = wiring.wire(ctx, _logged_cudnn())
+    params = finding.fix.action_params
+    assert finding.fix.action == "install_cudnn" and finding.fix.manual_reason is None
+    assert params["dest"] == "/usr/local/cuda-11.2" and params["cudnn"] == "8.1"
+    plan = build(ctx.host, finding, tmp_path)
+    assert plan.dest == "/usr/local/cuda-11.2"
+
+
+@pytest.mark.parametrize("name, tf, reason_id", [
+    ("linux-cudnn805-mismatch", "1.0", "nofix.cudnn_system"),  # CUDA 8: not installed
+    ("win-tf210-cudnn-never-copied", "2.15", "nofix.target_no_gpu"),  # no GPU build
+    ("win-cuda-not-installed", "2.10", "nofix.cuda_first"),  # no toolkit to put it in
+])
+def test_a_logged_cudnn_finding_without_a_toolkit_says_why(name: str, tf: str,
+                                                           reason_id: str) -> None:
+    ctx = _ctx(name, tf)
+    finding = wiring.wire(ctx, _logged_cudnn())
+    assert finding.fix.action is None and not finding.fix.action_params
+    assert finding.fix.manual_reason is not None and finding.fix.manual_reason.id == reason_id
+    for lang in LANGUAGES:
+        assert "{" not in render(finding.fix.manual_reason, lang)
+
+
+def test_a_layer_cudnn_fix_into_a_missing_toolkit_says_why() -> None:
+    """A layer's install_cudnn naming the default folder of a CUDA that is not installed (TF
+    1.0 wants CUDA 8) would only be refused by its builder: the reason instead."""
+    from wizard.core.diagnose import CheckOptions
+
+    host = ReplayHost.from_file(PROFILES_DIR / "linux-cudnn805-mismatch.json")
+    report = run_check(host, CheckOptions(tensorflow="1.0"))
+    for finding in _only_code(report, "cudnn_version_mismatch"):
+        assert finding.fix.action is None
+        assert finding.fix.manual_reason.id == "nofix.cudnn_system"

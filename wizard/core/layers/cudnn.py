@@ -434,6 +434,13 @@ def _install_fix(ctx: CheckContext, found: CudnnDiscovery) -> Fix:
     )
 
 
+def install_params(ctx: CheckContext) -> dict[str, Any]:
+    """The ``install_cudnn`` params for the target's cuDNN on this machine (``dest``: the
+    toolkit the loader uses, else one of the target's CUDA, else that CUDA's default folder,
+    which may not exist): for a finding that named no folder (one filed from a log)."""
+    return _install_params(ctx, discovery(ctx))
+
+
 def _install_params(ctx: CheckContext, found: CudnnDiscovery, dest: Optional[str] = None
                     ) -> dict[str, Any]:
     return {"dest": dest or _cuda_dest(ctx, found.cuda), "cudnn": ctx.target.cudnn,

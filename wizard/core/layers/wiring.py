@@ -18,6 +18,13 @@ in the layers (log findings come from the explain engine, which knows no machine
   install (conflicts out, a new environment for a Python too new).
 * A fix that is one pip line addressed to an interpreter: ``pip_install`` of exactly that line.
 * Everything else: the reason by code (:data:`REASONS`).
+
+A finding that already carries an action is checked too: ``install_cudnn`` filed from a log
+names no folder (the explain engine knows no machine), and a layer's may name the default folder
+of a CUDA that is not installed. Where CUDA and cuDNN come from the TF wheels it becomes the
+TensorFlow install (``pip_install``, ``tensorflow[and-cuda]``); with a system toolkit, the
+toolkit's folder as ``dest``; with none, the reason (install CUDA first). A target with no GPU
+build (TF 2.11+ on native Windows) has no CUDA or cuDNN to install: a reason.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ TF_INSTALL_CODES = ("tensorflow_not_installed", "windows_native_tf_2_11_plus",
                     "tensorflow_without_cuda_wheels", "tf_conflicting_packages")
 """Findings whose fix is installing the target TensorFlow in the chosen environment."""
 CUDNN_CODES = ("cudnn_missing", "cudnn_version_mismatch", "cudnn_partial_install")
+GPU_LIBRARY_CODES = (*CUDA_CODES, *CUDNN_CODES, "zlibwapi_missing")
+"""Findings about the CUDA libraries a GPU build of TensorFlow loads."""
 
 REASONS: dict[str, str] = {
     "no_nvidia_gpu": "nofix.hardware",
@@ -86,17 +95,32 @@ def wire_all(ctx: CheckContext) -> None:
 def wire(ctx: CheckContext, finding: Finding) -> Finding:
     """The finding with an action or a reason; as it is when it has one, or is no failure."""
     fix = finding.fix
-    if finding.severity != "fail" or fix.action or fix.manual_reason is not None:
+    if finding.severity != "fail" or fix.manual_reason is not None:
         return finding
-    action = _action(ctx, finding)
+    if fix.action:
+        return _checked(ctx, finding)
+    return _with(ctx, finding, _action(ctx, finding))
+
+
+def _with(ctx: CheckContext, finding: Finding, action: Optional[Action]) -> Finding:
+    """``finding`` with ``action``, or with its reason when None."""
+    fix = finding.fix
     if action is not None:
-        return replace(finding, fix=replace(fix, action=action[0], action_params=action[1]))
-    return replace(finding, fix=replace(fix, manual_reason=reason(ctx, finding)))
+        return replace(finding, fix=replace(fix, action=action[0], action_params=action[1],
+                                            manual_reason=None))
+    return replace(finding, fix=replace(fix, action=None, action_params={},
+                                        manual_reason=reason(ctx, finding)))
 
 
 def reason(ctx: CheckContext, finding: Finding) -> Message:
     """Why the wizard runs no fix for ``finding`` here."""
     code = finding.code
+    target = ctx.target
+    if code in GPU_LIBRARY_CODES and not target.gpu_supported:
+        return msg("nofix.target_no_gpu", tensorflow=knowledge.series(str(target.tensorflow)),
+                   last=knowledge.last_windows_gpu_tf())
+    if code in (*CUDA_CODES, *CUDNN_CODES) and target.pip_cuda and not ctx.python:
+        return msg("nofix.no_python")
     if code in CUDA_CODES:
         return msg(FALLBACK if ctx.host.is_windows else "nofix.cuda_system")
     if code in TF_INSTALL_CODES:
@@ -122,6 +146,32 @@ def _action(ctx: CheckContext, finding: Finding) -> Optional[Action]:
     if line is not None and ctx.python:
         return "pip_install", {"python": ctx.python, "command": line}
     return None
+
+
+def _checked(ctx: CheckContext, finding: Finding) -> Finding:
+    """A finding that carries its action: as it is when the builder has what it needs, else
+    completed from this machine, else given its reason."""
+    if finding.fix.action != "install_cudnn":
+        return finding
+    dest = finding.fix.action_params.get("dest")
+    if dest and ctx.host.is_dir(dest):
+        return finding
+    return _with(ctx, finding, None if dest else _cudnn_action(ctx, finding))
+
+
+def _cudnn_action(ctx: CheckContext, finding: Finding) -> Optional[Action]:
+    """cuDNN for a finding that named no folder: the TF wheels' where CUDA comes from pip,
+    else the toolkit of the target's CUDA when it is there; None without a GPU build to aim
+    for or a toolkit to put it in."""
+    target = ctx.target
+    if not target.gpu_supported or not target.cudnn:
+        return None
+    if target.pip_cuda:
+        return _tf_action(ctx, finding)
+    from wizard.core.layers.cudnn import install_params
+
+    params = install_params(ctx)
+    return ("install_cudnn", params) if ctx.host.is_dir(params["dest"]) else None
 
 
 def _cuda_action(ctx: CheckContext, finding: Finding) -> Optional[Action]:
