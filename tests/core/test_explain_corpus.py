@@ -6,6 +6,7 @@ signatures fails here). The test part is held out: it is only counted by
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -84,3 +85,26 @@ def test_benchmark_never_lists_the_test_part(capsys: pytest.CaptureFixture[str])
     result.misses.append(("t999", "cudart_missing", [], "x/y#1"))
     explain_accuracy.print_labels(result, misses=False)
     assert "t999" not in capsys.readouterr().out
+
+
+@needs_corpus
+def test_every_finding_on_the_development_part_renders_fully() -> None:
+    """No finding explain names on a real log shows an unknown value ("?") or a placeholder, in
+    either language, whatever OS the user gives."""
+    from wizard.core import messages
+    from wizard.core.explain import explain_log
+
+    rows = corpus_split.load("dev") + explain_accuracy.load_part("old")
+    unknown = re.compile(r"\{\w+\}|(?:^|\s)\?(?:$|[\s.,)）。，])")
+    problems = []
+    for row in rows:
+        for os_kind in (None, "windows", "linux"):
+            for finding in explain_log(explain_accuracy.row_log(row), os_kind):
+                tell = finding.params.get("how_to_tell")
+                for lang in ("en", "zh_CN"):
+                    texts = [finding.message(lang), finding.fix_summary(lang)]
+                    if tell is not None:
+                        texts.append(messages.render(tell, lang))
+                    problems += [(row["id"], finding.code, text) for text in texts
+                                 if unknown.search(text)]
+    assert problems == []
