@@ -85,8 +85,9 @@ def link_title(link: Any) -> str:
 
 
 def render_message(message: Message | str) -> str:
-    """A core message (or a plain value) in the current language."""
-    return messages.render(message, _lang())
+    """A core message (or a plain value) in the current language, in its GUI wording where
+    it has one (``id.gui``: the dialog's buttons, not the command line's options)."""
+    return messages.render(messages.for_gui(message), _lang())
 
 
 _PACKAGE_NAMES = frozenset({"tensorflow", "keras", "numpy", "torch", "jax", "tf_keras"})

@@ -14,6 +14,10 @@ rendered English back to a template.
 Variants: a message whose words depend on what is known (an ``explain`` finding knows less than
 a layer) has several templates, ``id``, ``id~2``, ``id~3``, ...; :func:`render` uses the first
 whose placeholders all have values, the same choice in every language.
+
+Front ends: a message core words for the command line ("give the CUDA folder with --cuda-dir")
+may have a GUI wording beside it, ``id.gui`` with the same values (the dialog's buttons instead
+of the options); the GUI renders through :func:`for_gui`, the CLI and the reports never do.
 """
 
 from __future__ import annotations
@@ -150,6 +154,21 @@ def render(value: Any, lang: str = DEFAULT_LANGUAGE) -> str:
     if isinstance(value, (list, tuple)):
         return template("common.list_separator", lang).join(render(v, lang) for v in value)
     return str(value)
+
+
+GUI_SUFFIX = ".gui"
+
+
+def for_gui(value: Any) -> Any:
+    """``value`` with every message that has a GUI wording (``id.gui``) swapped for it, in
+    sub-phrases too; what has none stays as it is."""
+    if isinstance(value, Message):
+        gui_id = value.id + GUI_SUFFIX
+        return Message(gui_id if has(gui_id) else value.id,
+                       {k: for_gui(v) for k, v in value.params.items()})
+    if isinstance(value, (list, tuple)):
+        return type(value)(for_gui(v) for v in value)
+    return value
 
 
 def to_data(value: Any) -> Any:
