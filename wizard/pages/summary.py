@@ -254,9 +254,10 @@ class SummaryPage(WizardPageBase):
             self._fix_items = []
             self._show_fix_all()
             return
-        host = self.session.host
+        host, given = self.session.host, fix_tasks.session_given(self.session)
         self._plan_worker = self.workers.start(
-            lambda progress, cancelled: fix_tasks.plan_everything(host, report, cancelled),
+            lambda progress, cancelled: fix_tasks.plan_everything(host, report, cancelled,
+                                                                  given),
             slots={"sig_result": self._on_fixes_planned, "sig_error": self._on_fixes_error})
         self._show_fix_all()
 

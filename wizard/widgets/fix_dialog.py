@@ -75,11 +75,14 @@ class FixDialog(QDialog):
 
     def __init__(self, finding: Finding, host: Any, workers: WorkerManager,
                  on_changed: Optional[Callable[[], None]] = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, session: Any = None) -> None:
         super().__init__(parent)
         self.finding = finding
         self.action = finding.fix.action or ""
         self.host = host
+        self.session = session
+        """The check (``CheckSession``) the finding came from: its probe spares a pip plan
+        another one (``fix_tasks.session_given``); None: the builder probes."""
         self.workers = workers
         self.on_changed = on_changed
         self.demo = not getattr(host, "can_write", False)
@@ -248,7 +251,8 @@ class FixDialog(QDialog):
         if self._worker is not None:  # another way was chosen while the plan was worked out
             self._worker.cancel()
         self.state, self.prepared, self._status = PLANNING, None, msg("fixgui.planning")
-        finding, host, given, route = self.finding, self.host, dict(self.given), self.route
+        finding, host, route = self.finding, self.host, self.route
+        given = {**fix_tasks.session_given(self.session), **self.given}
         self._worker = self.workers.start(
             lambda progress, cancelled: fix_tasks.prepare(host, finding, given, route, cancelled),
             slots={"sig_result": self._on_planned, "sig_error": self._on_plan_error})
@@ -642,7 +646,7 @@ class FixController:
         page = self._page_of(finding)
         dialog = FixDialog(finding, self.session.host, self.wizard.workers,
                            on_changed=lambda: self._recheck(page, finding),
-                           parent=self.wizard)
+                           parent=self.wizard, session=self.session)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self.dialog = dialog
         dialog.open()

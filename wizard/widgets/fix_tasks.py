@@ -137,6 +137,18 @@ def why_no_fix(finding: Finding) -> Optional[Message]:
 
 # -- preparing -----------------------------------------------------------------------------------
 
+def session_given(session: Any) -> dict[str, Any]:
+    """What the check already knows that a builder would otherwise find out again: the probe of
+    the checked environment (``probe``, ``probe_python``), so a pip plan does not start the
+    probe again (``registry.given_probe`` uses it only for that interpreter). Empty without a
+    session or before its environment was probed."""
+    probe = getattr(session, "probe", None) if session is not None else None
+    python = getattr(session, "python", None) if session is not None else None
+    if probe is None or not python:
+        return {}
+    return {"probe": probe, "probe_python": python}
+
+
 @dataclass
 class Prepared:
     """A fix worked out and not yet run: its kind and its plan (what :meth:`messages` says)."""
@@ -404,16 +416,19 @@ def _key(finding: Finding) -> tuple:
     return (finding.fix.action, params)
 
 
-def plan_everything(host: Any, report: Report, cancelled: Cancelled = _never) -> list[Item]:
+def plan_everything(host: Any, report: Report, cancelled: Cancelled = _never,
+                    given: Optional[dict[str, Any]] = None) -> list[Item]:
     """The overall plan shown before Fix everything runs. A fix that cannot be planned yet
     (cuDNN before the CUDA it goes into is installed) waits for the ones before it; the first
-    one cannot wait for anything, so its refusal is the answer."""
+    one cannot wait for anything, so its refusal is the answer. ``given``: what the check
+    already knows (:func:`session_given`)."""
     items: list[Item] = []
     for layer, finding in candidates(report):
         if cancelled():
             raise FixCancelled()
         try:
-            items.append(Item(layer, finding, prepare(host, finding, cancelled=cancelled)))
+            items.append(Item(layer, finding, prepare(host, finding, given,
+                                                      cancelled=cancelled)))
         except FixCancelled:
             raise
         except FixError as exc:
@@ -521,7 +536,8 @@ def _run_step(session: Any, step: Step, events: Events, cancelled: Cancelled) ->
     """Plan one fix from the fresh finding and run it; a refusal or a failure is kept on the
     step (``error``) instead of raised."""
     try:
-        step.prepared = prepare(session.host, step.finding, cancelled=cancelled)
+        step.prepared = prepare(session.host, step.finding, session_given(session),
+                                cancelled=cancelled)
         step.outcome = execute(session.host, step.prepared, events, cancelled)
     except FixCancelled:
         step.error = msg("fix.cancelled")

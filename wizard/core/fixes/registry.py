@@ -70,20 +70,39 @@ def builder(action: Optional[str]) -> Optional[Builder]:
 def _pip_install(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Any:
     """A TensorFlow install: the whole plan for this machine (conflicts out, conda's CUDA, a
     new environment for a Python too new); any other pip line (``numpy<2``, a PyTorch wheel):
-    exactly that line, with the environment's interpreter."""
+    exactly that line, with the environment's interpreter. ``given["probe"]`` (with
+    ``given["probe_python"]``): the check's probe of that environment, used instead of a new
+    one (:func:`given_probe`)."""
     from wizard.core.fixes import packages
 
     python = given.get("python") or params.get("python")
     command = params.get("command") or ""
     try:
-        _, args = packages.parse_pip_command(host, command)
+        addressed, args = packages.parse_pip_command(host, command)
     except ValueError:
-        args = ["install", "tensorflow"]
+        addressed, args = None, ["install", "tensorflow"]
     tensorflow = given.get("tensorflow") or params.get("tensorflow")
     if tensorflow or any(re.match(r"(tensorflow|tf-nightly)", a) for a in args[1:]):
         return packages.plan_tensorflow(host, python=python, tensorflow=tensorflow,
+                                        probe=given_probe(host, given, python),
                                         cancelled=given.get("cancelled"))
-    return packages.plan_command(host, command)
+    return packages.plan_command(host, command, probe=given_probe(host, given, addressed))
+
+
+def given_probe(host: Host, given: dict[str, Any], python: Optional[str]) -> Any:
+    """The check's own probe of ``python`` (``given["probe"]``, run in
+    ``given["probe_python"]``), so that planning does not start the probe again (seconds on a
+    real machine); None when it is absent, failed, or another environment's (the builder then
+    probes)."""
+    from wizard.core.host import ProbeResult
+
+    probe = ProbeResult.of(given.get("probe"))
+    if probe is None or probe.error or not python:
+        return None
+    owner = given.get("probe_python")
+    if not owner or host.same_path(str(owner), str(python)):
+        return probe
+    return None
 
 
 def _install_cuda(host: Host, params: dict[str, Any], given: dict[str, Any]) -> Any:
