@@ -102,11 +102,15 @@ def fetch_cudnn_archive(host: Any, args: argparse.Namespace, lang: str) -> Any:
     import os
 
     from wizard import fixcli
-    from wizard.core.fixes import cudnn_download
+    from wizard.core.fixes import cuda_installer, cudnn_download
     from wizard.core.fixes.plan import FixError
     from wizard.core.messages import msg
 
     try:
+        if not (args.force or args.cuda_dir or args.dest):
+            route = cuda_installer.cudnn_route(host, args.tf, fixcli._abs(args.python))
+            if route is not None:
+                return fixcli._refuse(route, lang)
         tf, needed = fixcli._target(host, args.tf, args.python)
         dest = args.cuda_dir or args.dest or fixcli._default_cuda(host)
         if not dest:

@@ -625,6 +625,13 @@ def _fill_toolkit(host: Host, install: CudaInstall, lib_subdirs: tuple[str, ...]
             install.version, install.version_source = version_from_cudart(install.cudart), "cudart"
 
 
+def toolkit_version(host: Host, root: str) -> Optional[str]:
+    """The CUDA version of the toolkit at ``root`` (version.json, version.txt or cuda.h; a
+    toolkit from NVIDIA's pip wheels has only cuda.h), None when none says."""
+    found = _toolkit_version(host, root)
+    return found[0] if found else None
+
+
 def _toolkit_version(host: Host, root: str) -> Optional[tuple[str, str]]:
     version = parse_version_json(host.read_text(host.join(root, "version.json")))
     if version:

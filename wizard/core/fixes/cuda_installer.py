@@ -220,20 +220,42 @@ def linux_route(host: Host, tensorflow: Optional[str], python: Optional[str]) ->
     os_kind = host.platform.os_kind
     target, python, probe = _target(host, tensorflow, python)
     if target.pip_cuda:
-        command = f'python3 -m pip install "{target.requirements[0]}"'
-        if python and probe is not None and not probe.get("error"):
-            try:
-                plan = plan_tensorflow(host, python=python, tensorflow=tensorflow,
-                                       probe=ProbeResult.of(probe))
-                command = " && ".join(c.text() for c in plan.commands)
-            except FixError:
-                pass
-        return msg("installs.cuda.route_pip", tensorflow=target.series, command=command)
+        return msg("installs.cuda.route_pip", tensorflow=target.series,
+                   command=_pip_command(host, target, tensorflow, python, probe))
     cuda = knowledge.series(target.cuda or "12")
     return msg("installs.cuda.route_distro", tensorflow=target.series, cuda=cuda,
                command="sudo apt-get install -y cuda-toolkit-" + cuda.replace(".", "-"),
                url=knowledge.cuda_download_url(cuda, os_kind),
                wsl=msg("installs.cuda.wsl_no_driver") if os_kind == "wsl2" else None)
+
+
+def cudnn_route(host: Host, tensorflow: Optional[str], python: Optional[str]
+                ) -> Optional[Message]:
+    """On Linux and WSL2, for a TF that loads cuDNN from its pip wheels: the message that names
+    the pip command instead of copying NVIDIA's archive into a toolkit folder TF would not read;
+    None where the archive is the route (native Windows, a TF that loads the system cuDNN)."""
+    if host.is_windows:
+        return None
+    target, python, probe = _target(host, tensorflow, python)
+    if not target.pip_cuda:
+        return None
+    return msg("installs.cudnn.route_pip", tensorflow=target.series,
+               command=_pip_command(host, target, tensorflow, python, probe))
+
+
+def _pip_command(host: Host, target: Any, tensorflow: Optional[str], python: Optional[str],
+                 probe: Optional[dict[str, Any]]) -> str:
+    """The commands that install the target with its CUDA wheels into that environment (its
+    own interpreter), or a generic ``python3 -m pip`` line when there is no environment."""
+    command = f'python3 -m pip install "{target.requirements[0]}"'
+    if python and probe is not None and not probe.get("error"):
+        try:
+            plan = plan_tensorflow(host, python=python, tensorflow=tensorflow,
+                                   probe=ProbeResult.of(probe))
+            command = " && ".join(c.text() for c in plan.commands)
+        except FixError:
+            pass
+    return command
 
 
 def fetch(host: Host, plan: CudaPlan, progress: downloads.ProgressFn = lambda _: None,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from wizard.core import cudnn_installs
-from wizard.core.cuda_installs import parse_version_json, parse_version_txt
+from wizard.core.cuda_installs import toolkit_version
 from wizard.core.fixes.plan import FixCancelled, FixError, Op, Plan
 from wizard.core.host import Host
 from wizard.core.knowledge.versions import compare_versions, try_parse_version
@@ -254,11 +254,6 @@ def _read_member(path: str, name: str) -> Optional[str]:
             return handle.read(1 << 20).decode("utf-8", "replace") if handle else None
     except (OSError, KeyError, tarfile.TarError, zipfile.BadZipFile):
         return None
-
-
-def toolkit_version(host: Host, root: str) -> Optional[str]:
-    return (parse_version_json(host.read_text(host.join(root, "version.json")))
-            or parse_version_txt(host.read_text(host.join(root, "version.txt"))))
 
 
 @dataclass
