@@ -69,3 +69,21 @@ def test_cli_with_a_named_toolkit_plans_the_archive(fix_state: Path, tmp_path: P
     assert result.returncode == 0, result.stderr
     assert "cudnn-linux-x86_64-9." in result.stdout and "cuda12" in result.stdout
     assert "for CUDA 12.4" in result.stdout
+
+
+def test_a_replayed_windows_machine_plans_its_own_download_folder() -> None:
+    """Demo mode on another system: the plan names where the wizard would keep the file on
+    that Windows machine, not the cache folder of the machine that replays it."""
+    from wizard.core.fixes.cuda_installer import plan_cuda
+    from wizard.core.fixes.cudnn_download import download_plan
+
+    host = ReplayHost.from_file(PROFILES / "win-tf210-cudnn-never-copied.json")
+    dest = r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.2"
+    cudnn = download_plan(host, {"dest": dest, "cudnn": "8.1", "cuda": "11.2"})
+    cuda = plan_cuda(ReplayHost.from_file(PROFILES / "win-cuda-not-installed.json"),
+                     tensorflow="2.10")
+    for plan in (cudnn, cuda):
+        assert plan.path.startswith("C:\\") or plan.path.startswith("c:\\"), plan.path
+        assert "\\gpu-wizard\\Cache\\downloads\\" in plan.path
+        shown = "\n".join(render(m) for m in plan.messages())
+        assert "gpu-wizard\\Cache\\downloads" in shown and "/.cache/" not in shown

@@ -161,6 +161,26 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("gpu-wizard", appauthor=False)) / "downloads"
 
 
+def cache_path_of(host: Any, file: str) -> str:
+    """Where the download cache keeps ``file`` on ``host``: in :func:`cache_dir` on this
+    machine; on a replayed one (demo mode) where the wizard would keep it there, so a Windows
+    profile's plan shows a Windows folder, not the folder of the machine that replays it."""
+    if host.is_live:
+        return str(cache_dir() / file)
+    if host.is_windows:
+        local = host.getenv("LOCALAPPDATA") or host.join(
+            host.getenv("USERPROFILE") or r"C:\Users\user", "AppData", "Local")
+        return host.join(local, "gpu-wizard", "Cache", "downloads", file)
+    cache = host.getenv("XDG_CACHE_HOME") or host.join(host.getenv("HOME") or "~", ".cache")
+    return host.join(cache, "gpu-wizard", "downloads", file)
+
+
+def folder_of(path: str) -> str:
+    """The folder part of a path of either system (a Windows profile's path on Linux)."""
+    cut = max(path.rfind("/"), path.rfind("\\"))
+    return path[:cut] if cut > 0 else path
+
+
 def file_name(url: str) -> str:
     """The file name a URL ends in (``cudnn-11.2-windows-x64-v8.1.1.33.zip``)."""
     name = posixpath.basename(unquote(urlsplit(url).path))

@@ -129,7 +129,7 @@ class CudaPlan:
             return [msg("download.plan.cached", path=self.path)]
         size = downloads.human_size(a.size) if a.size else msg("download.plan.size_unknown")
         lines = [msg("download.plan.file", file=a.file, size=size, url=a.effective_url),
-                 msg("download.plan.cache", folder=downloads.cache_dir())]
+                 msg("download.plan.cache", folder=downloads.folder_of(self.path))]
         if a.sha256:
             lines.append(msg("download.plan.verify_sha256", sha256=a.sha256))
         elif a.md5:
@@ -205,8 +205,8 @@ def plan_cuda(host: Host, cuda: Optional[str] = None, tensorflow: Optional[str] 
     if download is None:
         raise FixError(msg("installs.cuda.no_installer", cuda=minor, arch=host.platform.arch,
                            page=knowledge.cuda_download_url(minor, "windows")))
-    plan = CudaPlan(knowledge.series(download.version), str(downloads.cache_dir() /
-                                                            download.file),
+    plan = CudaPlan(knowledge.series(download.version),
+                    downloads.cache_path_of(host, download.file),
                     dest, download, components_for(download.version), tensorflow=tensorflow,
                     python=python, allow_hosts=tuple(allow_hosts), notes=notes)
     plan.cached = host.is_live and downloads.already_there(plan.request)

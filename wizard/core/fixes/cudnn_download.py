@@ -23,7 +23,6 @@ cache (:func:`wizard.core.downloads.cache_dir`); a verified copy there is not fe
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -68,7 +67,7 @@ class DownloadPlan:
         else:
             size = downloads.human_size(a.size) if a.size else msg("download.plan.size_unknown")
             lines.append(msg("download.plan.file", file=a.file, size=size, url=self.url))
-            lines.append(msg("download.plan.cache", folder=os.path.dirname(self.path)))
+            lines.append(msg("download.plan.cache", folder=downloads.folder_of(self.path)))
         if a.sha256:
             lines.append(msg("download.plan.verify_sha256", sha256=a.sha256))
         elif a.md5:
@@ -113,7 +112,7 @@ def download_plan(host: Host, params: dict[str, Any], given: Optional[dict[str, 
                            os=os_name, arch=arch,
                            page=cudnn_download_url(needed or "8")))
     url = archive.effective_url
-    path = str(downloads.cache_dir() / archive.file)
+    path = downloads.cache_path_of(host, archive.file)
     plan = DownloadPlan(archive, url, path, dest, cuda, tensorflow=given.get("tensorflow")
                         or params.get("tensorflow"), cudnn_needed=needed,
                         allow_hosts=tuple(given.get("allow_hosts") or ()), toolkit=toolkit,
