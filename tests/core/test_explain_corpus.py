@@ -20,9 +20,9 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import corpus_split  # noqa: E402
 import explain_accuracy  # noqa: E402
 
-DEV_TOP1_FLOOR = 0.80
-"""The development part's top-1 share reached when the signatures were last tuned, less a small
-margin (see the commit messages for the figures)."""
+DEV_TOP1_FLOOR = 0.82
+"""The development part's top-1 share reached when the signatures were last tuned (237 of 279
+logs, 84.9%), less a small margin for logs the collectors add later."""
 OLD_TOP1_FLOOR = 0.95
 OS_VALUES = {"windows", "linux", "wsl2", "unknown", "macos"}
 """data/explain-corpus/README.md's values, and macOS (a row shows it; explain reads it as an OS it
