@@ -11,6 +11,9 @@ Without ``--part`` (or with ``all``): top-1 and top-2 of every part side by side
 table and the misses of ``old`` and ``dev``. For ``test`` only totals are printed (its logs are
 held out: never a tuning signal). Then the time to explain a synthetic log of several megabytes
 (training noise around one real error line).
+
+At the end of issue 13's tuning (356 logs): old 49/51 top-1 (51/51 top-2), dev 237/279 = 84.9%
+(92.5%), test 89/136 = 65.4% (72.8%), checked three times in all; 5 MB log 0.50 s.
 """
 
 from __future__ import annotations
