@@ -34,7 +34,14 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import corpus_split  # noqa: E402
 
-from wizard.core.explain import explain_log, table  # noqa: E402
+from wizard.core.explain import (  # noqa: E402
+    SIGNATURES_FILE,
+    Table,
+    build_table,
+    explain_log,
+    table,
+)
+from wizard.resources import load_json  # noqa: E402
 
 OLD_SAMPLES = REPO / "data" / "error-samples.jsonl"
 PARTS = ("old", "dev", "test")
@@ -76,9 +83,60 @@ def row_log(row: dict) -> str:
     return "\n".join(map(str, log)) if isinstance(log, list) else str(log)
 
 
-def ranked(row: dict) -> list[str]:
+def ranked(row: dict, signatures: Table | None = None) -> list[str]:
     """The codes explain ranks for a row, most likely first."""
-    return [f.code for f in explain_log(row_log(row), row_os(row), tf_version=row_tf(row))]
+    return [f.code for f in explain_log(row_log(row), row_os(row), tf_version=row_tf(row),
+                                        signatures=signatures)]
+
+
+# --- leave-thread-out: how well the signatures generalise, measured inside the dev part ------
+
+_CITED_REPO = re.compile(r"([\w.-]+/[\w.-]+)((?:#\d+(?:,\s*)?)+)")
+_CITED_SAMPLE = re.compile(r"\b[efgot]\d{3}\b")
+_CITED_URL = re.compile(r"https?://[^\s),;]+")
+
+
+def cited_threads(source: str) -> set[str]:
+    """The threads (``owner/repo#N``, forum URLs) and sample ids a signature's ``source``
+    names; ``owner/repo#1, #2`` names both."""
+    cited: set[str] = set()
+    for found in _CITED_REPO.finditer(source or ""):
+        for number in re.findall(r"#(\d+)", found.group(2)):
+            cited.add(f"{found.group(1)}#{number}".lower())
+    cited |= {sample.lower() for sample in _CITED_SAMPLE.findall(source or "")}
+    cited |= {corpus_split.thread_of(url) for url in _CITED_URL.findall(source or "")}
+    return cited
+
+
+def table_without(data: dict, names: set[str]) -> Table | None:
+    """The signature table without the signatures and library families whose source cites
+    one of ``names``; None when none does (the shipped table serves)."""
+    kept = dict(data)
+    for key in ("signatures", "library_families"):
+        kept[key] = [raw for raw in data.get(key, [])
+                     if not cited_threads(raw.get("source", "")) & names]
+    if all(len(kept[key]) == len(data.get(key, [])) for key in ("signatures", "library_families")):
+        return None
+    return build_table(kept)
+
+
+def evaluate_leave_thread_out(part: str, rows: list[dict]) -> Result:
+    """Each log explained without the signatures written from its own thread: a signature
+    counts only where it helps other threads, an estimate of the held-out accuracy from
+    the development part alone (pessimistic: a rule several threads led to is dropped for
+    each of them)."""
+    data = load_json(SIGNATURES_FILE)
+    by_thread: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_thread[corpus_split.thread_of(row.get("source", ""))].append(row)
+    result = Result(f"{part}-lto", rows=len(rows))
+    started = time.perf_counter()
+    for thread, members in by_thread.items():
+        tab = table_without(data, {thread} | {row["id"].lower() for row in members})
+        for row in members:
+            score(result, row, ranked(row, tab))
+    result.seconds = time.perf_counter() - started
+    return result
 
 
 @dataclass
@@ -95,29 +153,33 @@ class Result:
         return f"{count / self.rows:.1%}" if self.rows else "-"
 
 
+def score(result: Result, row: dict, codes: list[str]) -> None:
+    """Count one explained row into ``result``."""
+    counts = result.per_label[row["label"]]
+    hit1 = bool(codes) and codes[0] == row["label"]
+    hit2 = row["label"] in codes[:2]
+    counts[0] += hit1
+    counts[1] += hit2
+    counts[2] += 1
+    result.top1 += hit1
+    result.top2 += hit2
+    if not hit1:
+        result.misses.append((row["id"], row["label"], codes[:3], row.get("source", "")))
+
+
 def evaluate(part: str, rows: list[dict]) -> Result:
     result = Result(part, rows=len(rows))
     started = time.perf_counter()
     for row in rows:
-        codes = ranked(row)
-        counts = result.per_label[row["label"]]
-        hit1 = bool(codes) and codes[0] == row["label"]
-        hit2 = row["label"] in codes[:2]
-        counts[0] += hit1
-        counts[1] += hit2
-        counts[2] += 1
-        result.top1 += hit1
-        result.top2 += hit2
-        if not hit1:
-            result.misses.append((row["id"], row["label"], codes[:3], row.get("source", "")))
+        score(result, row, ranked(row))
     result.seconds = time.perf_counter() - started
     return result
 
 
 def print_totals(results: list[Result]) -> None:
-    print(f"{'part':<6} {'logs':>5} {'top-1':>14} {'top-2':>14}")
+    print(f"{'part':<8} {'logs':>5} {'top-1':>14} {'top-2':>14}")
     for r in results:
-        print(f"{r.part:<6} {r.rows:>5} {r.top1:>5} {r.share(r.top1):>8} "
+        print(f"{r.part:<8} {r.rows:>5} {r.top1:>5} {r.share(r.top1):>8} "
               f"{r.top2:>5} {r.share(r.top2):>8}   ({r.seconds * 1000:.0f} ms)")
 
 
@@ -181,9 +243,13 @@ def main() -> int:
     parser.add_argument("--samples", type=Path, default=OLD_SAMPLES,
                         help="the old labelled samples (part old)")
     parser.add_argument("--size-mb", type=float, default=5.0)
+    parser.add_argument("--leave-thread-out", action="store_true",
+                        help="also the dev part with each log's own thread's signatures left out")
     args = parser.parse_args()
     parts = PARTS if args.part == "all" else (args.part,)
     results = [evaluate(part, load_part(part, args.samples)) for part in parts]
+    if args.leave_thread_out:
+        results.append(evaluate_leave_thread_out("dev", load_part("dev")))
     print_totals(results)
     for result in results:
         # the test part is held out: totals per label at most, never its logs or misses

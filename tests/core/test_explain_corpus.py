@@ -60,6 +60,25 @@ def test_split_is_by_thread() -> None:
     assert all(len(found) == 1 for found in parts.values())
 
 
+def test_leave_thread_out_reads_the_threads_a_source_cites() -> None:
+    cited = explain_accuracy.cited_threads(
+        "tensorflow/tensorflow#10971, #96 (e081); https://forums.developer.nvidia.com/t/x/1?page=2")
+    assert {"tensorflow/tensorflow#10971", "tensorflow/tensorflow#96", "e081"} <= cited
+    assert "https://forums.developer.nvidia.com/t/x/1" in cited
+    assert explain_accuracy.cited_threads("shared/research/error-signals.md") == set()
+
+
+def test_leave_thread_out_drops_only_the_threads_own_signatures() -> None:
+    data = {"signatures": [
+        {"id": "a", "code": "cudart_missing", "keywords": ["x"], "regex": ["x"],
+         "source": "o/r#1"},
+        {"id": "b", "code": "cudart_missing", "keywords": ["y"], "regex": ["y"],
+         "source": "o/r#2"}]}
+    assert explain_accuracy.table_without(data, {"o/r#3"}) is None
+    kept = explain_accuracy.table_without(data, {"o/r#1"})
+    assert [sig.id for sig in kept.signatures] == ["b"]
+
+
 @needs_corpus
 def test_development_part_top1_does_not_regress() -> None:
     rows = corpus_split.load("dev")

@@ -709,7 +709,7 @@ def _context_params(facts: dict[str, _Hit], tab: Table) -> dict[str, str]:
 
 
 def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[str] = None,
-                machine: Iterable[str] = ()) -> list[Finding]:
+                machine: Iterable[str] = (), signatures: Optional[Table] = None) -> list[Finding]:
     """Findings for an error log, ranked most likely first.
 
     ``os_kind`` is ``windows``, ``linux``, ``wsl2`` or None (then the log's own hints decide,
@@ -718,7 +718,8 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
     that a signature can rule a candidate in or out (``"machine:nvidia_gpu"`` in its
     ``requires`` / ``unless``). A log with only harmless lines gives the single finding
-    ``numa_or_harmless_warning`` (severity info); an empty log gives ``[]``.
+    ``numa_or_harmless_warning`` (severity info); an empty log gives ``[]``. ``signatures``
+    replaces the shipped table (the benchmark's leave-thread-out measurement).
 
     When no line is decisive (:func:`is_decisive`), or several causes are found, each finding
     carries ``params["how_to_tell"]``: a message saying how to tell it from the others, from
@@ -726,7 +727,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     """
     if not text or not text.strip():
         return []
-    tab = table()
+    tab = signatures or table()
     if os_kind not in _OS_KINDS:
         os_kind = infer_os(text, tab)
     hits, _ = _scan(text, tab)
