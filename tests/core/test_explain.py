@@ -417,7 +417,7 @@ def test_library_versions(file: str, expected: dict) -> None:
         ("Couldn't open CUDA library libcudnn.so. LD_LIBRARY_PATH: /usr/local/cuda/lib64",
          "cudnn_missing", "libcudnn.so"),
         ("Could not find 'cudnn64_7.dll'. TensorFlow requires that this DLL be installed",
-         "cudnn_missing", "cudnn64_7.dll"),
+         "cudnn_version_mismatch", "cudnn64_7.dll"),
         ('OSError: [WinError 126] Error loading "C:\\py\\lib\\site-packages\\torch\\lib\\'
          'c10.dll" or one of its dependencies.', "windows_dll_dependency_missing", "c10.dll"),
     ],
@@ -785,3 +785,23 @@ def test_cli_os_option() -> None:
     assert "How to tell:" in unknown
     result = run_cli("-", "--os", "windows", "--json", stdin="Num GPUs Available:  0\n")
     assert json.loads(result.stdout)["findings"][0]["code"] == "windows_native_tf_2_11_plus"
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "second"),
+    [
+        ("ImportError: libcudnn.so.6: cannot open shared object file: No such file or directory",
+         "cudnn_version_mismatch", "cudnn_missing"),
+        ("ImportError: Could not find 'cudnn64_7.dll'. TensorFlow requires that this DLL be "
+         "installed", "cudnn_version_mismatch", "cudnn_missing"),
+        # a current major (or a cuDNN 8 sub-library): missing stays first
+        ("libcudnn.so.9: cannot open shared object file: No such file or directory",
+         "cudnn_missing", "cudnn_version_mismatch"),
+        ("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot "
+         "open shared object file: No such file or directory", "cudnn_missing",
+         "cudnn_version_mismatch"),
+    ],
+)
+def test_cudnn_library_by_major_version(text: str, first: str, second: str) -> None:
+    codes = [f.code for f in explain.explain_log(text)]
+    assert codes[:2] == [first, second]
