@@ -805,3 +805,26 @@ def test_cli_os_option() -> None:
 def test_cudnn_library_by_major_version(text: str, first: str, second: str) -> None:
     codes = [f.code for f in explain.explain_log(text)]
     assert codes[:2] == [first, second]
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "second"),
+    [
+        ("FooLib: cuDNN returned an unexpected error 42", "cudnn_missing",
+         "cudnn_version_mismatch"),
+        ("panic: cublas handle: unknown failure", "cuda_version_mismatch", "cuda_not_on_path"),
+        ("mytool: CUDA backend failed to start", "cuda_version_mismatch", "cuda_not_installed"),
+    ],
+)
+def test_last_resort_candidates_by_shape(text: str, first: str, second: str) -> None:
+    """A line no signature knows, with a family word beside an error word: the causes most
+    often behind that shape, as undecided candidates (never in check, never beside a real
+    finding, never from a harmless line)."""
+    findings = explain_log(text)
+    assert [f.code for f in findings][:2] == [first, second]
+    assert findings[0].severity == "warn" and findings[0].params.get("decisive") is False
+    assert explain_log(text, machine=["checked"]) == []
+    real = text + "\nCould not load dynamic library 'libcudart.so.11.0'"
+    assert not any(str(f.params.get("signature", "")).startswith("shape_")
+                   for f in explain_log(real))
+    assert [f.code for f in explain_log(HARMLESS)] == ["numa_or_harmless_warning"]

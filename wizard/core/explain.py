@@ -742,6 +742,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
     kept_codes = {c.code for c in kept}
+    _drop_harmless_shapes(facts, harmless)
     for sig in tab.signatures:
         if not sig.derived or not sig.code:
             continue
@@ -765,6 +766,15 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     if len(findings) > 1 or not decisive:
         findings = [_with_how_to_tell(f, facts, os_kind, decisive) for f in findings]
     return findings
+
+
+def _drop_harmless_shapes(facts: dict[str, _Hit], harmless: list[_Hit]) -> None:
+    """Forget the shape facts (signatures of kind ``shape``: a family word beside an error
+    word, which only the last-resort candidates read) seen on a harmless line, so that a
+    TensorRT or NUMA line never yields a candidate."""
+    lines = {hit.line_no for hit in harmless}
+    for name in [n for n, hit in facts.items() if hit.sig.kind == "shape" and hit.line_no in lines]:
+        del facts[name]
 
 
 MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded")
