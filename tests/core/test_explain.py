@@ -814,6 +814,11 @@ def test_cudnn_library_by_major_version(text: str, first: str, second: str) -> N
          "cudnn_version_mismatch"),
         ("panic: cublas handle: unknown failure", "cuda_version_mismatch", "cuda_not_on_path"),
         ("mytool: CUDA backend failed to start", "cuda_version_mismatch", "cuda_not_installed"),
+        ("ERROR: No matching distribution found for somegpulib", "python_version_unsupported",
+         "python_32bit"),
+        ("toolchain: nvcc invocation failed (status 1)", "cuda_not_installed", "cuda_not_on_path"),
+        ("daemon: failed to load the uvm module", "nvidia_uvm_not_loaded",
+         "no_driver_or_nvidia_smi_missing"),
     ],
 )
 def test_last_resort_candidates_by_shape(text: str, first: str, second: str) -> None:
