@@ -20,9 +20,11 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import corpus_split  # noqa: E402
 import explain_accuracy  # noqa: E402
 
-DEV_TOP1_FLOOR = 0.82
-"""The development part's top-1 share reached when the signatures were last tuned (237 of 279
-logs, 84.9%), less a small margin for logs the collectors add later."""
+DEV_TOP1_FLOOR = 0.83
+"""The development part's top-1 share reached when the signatures were last tuned (238 of 279
+logs, 85.3%, round 2), less a small margin for logs the collectors add later."""
+LTO_TOP1_FLOOR = 0.64
+"""Leave-thread-out top-1 on the development part at the end of round 2: 186 of 279, 66.7%."""
 OLD_TOP1_FLOOR = 0.95
 OS_VALUES = {"windows", "linux", "wsl2", "unknown", "macos"}
 """data/explain-corpus/README.md's values, and macOS (a row shows it; explain reads it as an OS it
@@ -86,6 +88,17 @@ def test_development_part_top1_does_not_regress() -> None:
     share = result.top1 / result.rows
     misses = "\n".join(f"{i} {label} -> {codes}" for i, label, codes, _ in result.misses)
     assert share >= DEV_TOP1_FLOOR, f"dev top-1 {share:.1%} < {DEV_TOP1_FLOOR:.0%}:\n{misses}"
+
+
+@needs_corpus
+def test_leave_thread_out_top1_does_not_regress() -> None:
+    """The development part with each log's own thread's signatures left out: how well the
+    signatures generalise (66.7% at the end of round 2; the held-out test part is never read
+    here)."""
+    rows = corpus_split.load("dev")
+    result = explain_accuracy.evaluate_leave_thread_out("dev", rows)
+    share = result.top1 / result.rows
+    assert share >= LTO_TOP1_FLOOR, f"leave-thread-out top-1 {share:.1%} < {LTO_TOP1_FLOOR:.0%}"
 
 
 def test_old_samples_top1_does_not_regress() -> None:
