@@ -249,3 +249,28 @@ def test_tf_version_against_the_toolkit_the_log_shows() -> None:
     assert explain_log(log, "windows")[0].code == "cudart_missing"  # no TF version: no verdict
     same = log.replace("v10.2", "v10.1")
     assert explain_log(same, "windows", tf_version="2.1")[0].code == "cudart_missing"
+
+
+def test_tf_version_against_the_version_in_a_missing_library_name() -> None:
+    """The library's own version (a variable in its name) against the CUDA the given TF was
+    released for: another CUDA ranks a version mismatch first, the same one does not."""
+    log = ("W dso_loader.cc:55] Could not load dynamic library 'cudart64_101.dll'; "
+           "dlerror: cudart64_101.dll not found\n")
+    first = explain_log(log, "windows", tf_version="1.15")[0]  # TF 1.15: CUDA 10.0
+    assert first.code == "cuda_version_mismatch" and first.params["wanted"] == "10.1"
+    assert not explain.decisive(explain_log(log, "windows", tf_version="1.15"))
+    assert explain_log(log, "windows", tf_version="2.1")[0].code == "cudart_missing"  # 10.1
+    assert explain_log(log, "windows")[0].code == "cudart_missing"  # no TF version
+    linux = "OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory"
+    assert explain_log(linux, "linux", tf_version="1.15")[0].code == "cuda_version_mismatch"
+    assert "tf_library_other_cuda" not in [  # TF 2.4: CUDA 11.0, the library's own
+        f.params["signature"] for f in explain_log(linux, "linux", tf_version="2.4")]
+
+
+@pytest.mark.parametrize(("spec", "cuda", "fits"), [
+    ("10.1", "10.1", True), ("10.1", "10", False), ("11.x", "11.2", True), ("11.x", "10.1", False),
+    ("10.1-11.0", "11.0", True), ("10.1-11.0", "11.2", False), ("11.1+", "12.0", True),
+    ("11.1+", "11.0", False), ("?", "11.0", None),
+])
+def test_cuda_fits_a_library_version(spec: str, cuda: str, fits) -> None:
+    assert explain._cuda_fits(spec, cuda) is fits

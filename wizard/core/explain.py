@@ -738,6 +738,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
 
     raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
     line_candidates = [c for c in raw if c is not None]
+    _add_tf_library_fact(facts, line_candidates, os_kind)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
@@ -840,6 +841,62 @@ def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
     if needed.cuda.split(".")[:2] != found.split(".")[:2]:
         facts["tf_cuda_mismatch"] = _Hit(toolkit.sig, toolkit.line_no, toolkit.line, {
             "tensorflow": tf, "cuda": needed.cuda, "found": found})
+
+
+_CUDA_LIBRARY_CODES = ("cudart_missing", "cuda_lib_other_missing")
+
+
+def _add_tf_library_fact(facts: dict[str, _Hit], candidates: list[_Candidate],
+                         os_kind: Optional[str]) -> None:
+    """``tf_library_cuda_mismatch``: a CUDA library not found belongs to another CUDA (its
+    name's version, ``cudart64_101.dll`` -> 10.1) than the one the TensorFlow version given or
+    shown was released for: the TensorFlow build and the CUDA installed do not match."""
+    tf = _tf_shown(facts)
+    if not tf or "tf_library_cuda_mismatch" in facts:
+        return
+    from wizard.core.knowledge import compat
+
+    parsed = try_parse_version(tf)
+    if not parsed or len(parsed) < 2:
+        return
+    needed = compat.tf_requirement(f"{parsed[0]}.{parsed[1]}", os_kind or "linux")
+    if needed is None or not needed.cuda or needed.pip_cuda:
+        return
+    for c in candidates:
+        wanted = c.params.get("cuda") if c.code in _CUDA_LIBRARY_CODES else None
+        if wanted and _cuda_fits(str(wanted), needed.cuda) is False:
+            sig = _signature({"id": "known:tf_library_cuda_mismatch",
+                              "fact": "tf_library_cuda_mismatch", "source": "derived"})
+            facts["tf_library_cuda_mismatch"] = _Hit(sig, c.line_no, c.evidence, {
+                "tensorflow": tf, "cuda": needed.cuda, "wanted": str(wanted),
+                "file": str(c.params.get("file", ""))})
+            return
+
+
+def _cuda_fits(spec: str, cuda: str) -> Optional[bool]:
+    """Whether CUDA ``cuda`` (``10.1``, ``10``) lies in a library's CUDA ``spec`` (``10.1``,
+    ``11.x``, ``10.1-11.0``, ``11.1+``); None when either cannot be read."""
+    def pair(text: str) -> Optional[tuple[int, int]]:
+        found = re.match(r"^(\d+)(?:\.(\d+))?", text.strip())
+        return (int(found.group(1)), int(found.group(2) or 0)) if found else None
+
+    have = pair(cuda)
+    if have is None:
+        return None
+    if spec.endswith(".x"):
+        major = pair(spec[:-2])
+        return None if major is None else major[0] == have[0]
+    if spec.endswith("+"):
+        low = pair(spec[:-1])
+        return None if low is None else have >= low
+    if "-" in spec:
+        low, _, high = spec.partition("-")
+        bounds = pair(low), pair(high.replace(".x", ".99"))
+        if None in bounds:
+            return None
+        return bounds[0] <= have <= bounds[1]
+    exact = pair(spec)
+    return None if exact is None else exact == have
 
 
 def _tf_shown(facts: dict[str, _Hit]) -> Optional[str]:
