@@ -274,3 +274,21 @@ def test_tf_version_against_the_version_in_a_missing_library_name() -> None:
 ])
 def test_cuda_fits_a_library_version(spec: str, cuda: str, fits) -> None:
     assert explain._cuda_fits(spec, cuda) is fits
+
+
+def test_a_display_listing_without_an_nvidia_gpu_ranks_no_nvidia_gpu_first() -> None:
+    amd = ("01:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Ellesmere "
+           "[Radeon RX 580] (rev e7)\n")
+    no_gpus = "RuntimeError: No CUDA GPUs are available\n"
+    first = explain_log(amd + no_gpus, "linux")[0]
+    assert first.code == "no_nvidia_gpu" and first.params["vendor"] == "Advanced Micro Devices"
+    intel = "00:02.0 VGA compatible controller: Intel Corporation UHD Graphics 620 (rev 07)\n"
+    smi = "nvidia-smi: command not found\n"
+    assert explain_log(intel + smi, "linux")[0].code == "no_nvidia_gpu"
+    assert explain_log("Name\nIntel(R) UHD Graphics 630\n" + no_gpus)[0].code == "no_nvidia_gpu"
+    # a hybrid laptop lists its NVIDIA GPU as a 3D controller: not this cause
+    hybrid = intel + "01:00.0 3D controller: NVIDIA Corporation GP108M [GeForce MX150]\n"
+    assert "no_nvidia_gpu" not in [f.code for f in explain_log(hybrid + no_gpus, "linux")]
+    assert explain_log(no_gpus, "linux")[0].code != "no_nvidia_gpu"  # no listing: no verdict
+    checked = explain_log(intel + no_gpus, "linux", machine=["nvidia_gpu"])
+    assert "no_nvidia_gpu" not in [f.code for f in checked]
