@@ -292,3 +292,31 @@ def test_a_display_listing_without_an_nvidia_gpu_ranks_no_nvidia_gpu_first() -> 
     assert explain_log(no_gpus, "linux")[0].code != "no_nvidia_gpu"  # no listing: no verdict
     checked = explain_log(intel + no_gpus, "linux", machine=["nvidia_gpu"])
     assert "no_nvidia_gpu" not in [f.code for f in checked]
+
+
+CUDART_10 = ("ImportError: libcudart.so.10.0: cannot open shared object file: "
+             "No such file or directory\n")
+
+
+@pytest.mark.parametrize(("context", "first"), [
+    ("$ find / -name 'libcudart.so*'\n/usr/local/cuda-10.0/lib64/libcudart.so.10.0.130\n",
+     "cuda_not_on_path"),  # the very library is on disk
+    ("\tlibcudart.so.10.0 (libc6,x86-64) => /usr/local/cuda/lib64/libcudart.so.10.0\n",
+     "cuda_not_on_path"),
+    ("$ find / -name 'libcudart.so*'\n/usr/local/cuda-9.2/lib64/libcudart.so.9.2\n",
+     "cuda_version_mismatch"),  # only another version is
+    ("ls: cannot access '/usr/local/cuda': No such file or directory\n", "cuda_not_installed"),
+    ("ls: cannot access '/usr/local/cuda/lib64/': No such file or directory\n",
+     "cuda_not_installed"),
+])
+def test_a_missing_cuda_library_against_what_the_log_shows_on_disk(context: str,
+                                                                   first: str) -> None:
+    assert explain_log(CUDART_10 + context, "linux")[0].code == first
+
+
+def test_a_missing_windows_cuda_library_listed_on_disk() -> None:
+    log = ("Could not load dynamic library 'cudart64_110.dll'; "
+           "dlerror: cudart64_110.dll not found\n"
+           "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2\\bin\\cudart64_110.dll\n")
+    assert explain_log(log, "windows")[0].code == "cuda_not_on_path"
+    assert explain_log(log.splitlines()[0], "windows")[0].code == "cudart_missing"

@@ -739,6 +739,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
     line_candidates = [c for c in raw if c is not None]
     _add_tf_library_fact(facts, line_candidates, os_kind)
+    _add_listed_library_facts(facts, hits, line_candidates)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
@@ -870,6 +871,37 @@ def _add_tf_library_fact(facts: dict[str, _Hit], candidates: list[_Candidate],
             facts["tf_library_cuda_mismatch"] = _Hit(sig, c.line_no, c.evidence, {
                 "tensorflow": tf, "cuda": needed.cuda, "wanted": str(wanted),
                 "file": str(c.params.get("file", ""))})
+            return
+
+
+_LIBRARY_STEM = re.compile(r"^(?:lib)?([a-z]+?)(?:64_\d+\.dll|\.so(?:\.\d+)*)$", re.IGNORECASE)
+
+
+def _add_listed_library_facts(facts: dict[str, _Hit], hits: list[_Hit],
+                              candidates: list[_Candidate]) -> None:
+    """Compare a CUDA library not found with the ones the log lists on disk (``find``,
+    ``ldconfig -p``, a full path on a line of its own): the very file listed is
+    ``missing_library_listed`` (installed, not on the loader path); only other versions of it
+    listed is ``other_library_version_listed`` (another CUDA installed)."""
+    listed = {_basename(h.groups.get("file", "")).lower() for h in hits
+              if h.sig.fact == "cuda_library_listed" and h.groups.get("file")}
+    if not listed:
+        return
+    for c in candidates:
+        wanted = str(c.params.get("file", "")).lower()
+        stem = _LIBRARY_STEM.match(wanted) if c.code in _CUDA_LIBRARY_CODES else None
+        if stem is None:
+            continue
+        groups = {"file": str(c.params["file"])}
+        if any(name == wanted or name.startswith(wanted + ".") for name in listed):
+            facts.setdefault("missing_library_listed", _Hit(c.sig, c.line_no, c.evidence, groups))
+            return
+        others = sorted(name for name in listed if (m := _LIBRARY_STEM.match(name))
+                        and m.group(1) == stem.group(1))
+        if others:
+            groups["found"] = others[0]
+            facts.setdefault("other_library_version_listed",
+                             _Hit(c.sig, c.line_no, c.evidence, groups))
             return
 
 
