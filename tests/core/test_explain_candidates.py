@@ -320,3 +320,17 @@ def test_a_missing_windows_cuda_library_listed_on_disk() -> None:
            "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2\\bin\\cudart64_110.dll\n")
     assert explain_log(log, "windows")[0].code == "cuda_not_on_path"
     assert explain_log(log.splitlines()[0], "windows")[0].code == "cudart_missing"
+
+
+def test_a_driver_absent_inside_a_container_is_the_container_without_gpu_access() -> None:
+    inside = ("$ docker run -it pytorch/pytorch python -c 'import torch; torch.zeros(1).cuda()'\n"
+              "RuntimeError: Found no NVIDIA driver on your system.\n")
+    assert explain_log(inside, "linux")[0].code == "container_no_gpu_passthrough"
+    smi = "$ docker exec app nvidia-smi\nbash: nvidia-smi: command not found\n"
+    assert explain_log(smi, "linux")[0].code == "container_no_gpu_passthrough"
+    # the container runtime on the host misses the host's driver: not this cause
+    host = "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown\n"
+    assert "container_driver_absent" not in [
+        f.params["signature"] for f in explain_log(host, "linux")]
+    # no container in sight: the driver itself
+    assert explain_log(inside.splitlines()[1], "linux")[0].code != "container_no_gpu_passthrough"
