@@ -334,3 +334,12 @@ def test_a_driver_absent_inside_a_container_is_the_container_without_gpu_access(
         f.params["signature"] for f in explain_log(host, "linux")]
     # no container in sight: the driver itself
     assert explain_log(inside.splitlines()[1], "linux")[0].code != "container_no_gpu_passthrough"
+
+
+def test_a_cublas_handle_failure_reads_by_framework() -> None:
+    torch = ("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling "
+             "`cublasCreate(handle)`")
+    assert explain_log(torch, "linux")[0].code == "gpu_model_oom"
+    tf = ("E tensorflow/stream_executor/cuda/cuda_blas.cc] failed to create cublas handle: "
+          "CUBLAS_STATUS_ALLOC_FAILED")
+    assert explain_log(tf, "linux")[0].code == "cudnn_handle_oom"
