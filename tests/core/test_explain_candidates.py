@@ -343,3 +343,16 @@ def test_a_cublas_handle_failure_reads_by_framework() -> None:
     tf = ("E tensorflow/stream_executor/cuda/cuda_blas.cc] failed to create cublas handle: "
           "CUBLAS_STATUS_ALLOC_FAILED")
     assert explain_log(tf, "linux")[0].code == "cudnn_handle_oom"
+
+
+def test_an_unsupported_wheel_against_the_python_the_log_shows() -> None:
+    wheel = ("tensorflow_gpu-1.0.1-cp34-cp34m-linux_x86_64.whl is not a supported wheel on this "
+             "platform.\n")
+    assert explain_log("(py2.7) $ pip install t.whl\n" + wheel, "linux")[0].code == (
+        "python_version_unsupported")
+    assert explain_log("Python 3.4.3 (default)\n" + wheel, "linux")[0].code == "python_32bit"
+    pip = ("C:\\Python\\Python37-32\\Scripts>pip install torch==1.5.1+cpu\n"
+           "ERROR: Could not find a version that satisfies the requirement torch==1.5.1+cpu "
+           "(from versions: 0.1.2)\nERROR: No matching distribution found for torch==1.5.1+cpu\n")
+    assert explain_log(pip, "windows")[0].code == "python_32bit"
+    assert explain_log(pip.replace("-32", ""), "windows")[0].code != "python_32bit"

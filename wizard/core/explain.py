@@ -740,6 +740,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     line_candidates = [c for c in raw if c is not None]
     _add_tf_library_fact(facts, line_candidates, os_kind)
     _add_listed_library_facts(facts, hits, line_candidates)
+    _add_wheel_python_fact(facts, line_candidates)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
@@ -903,6 +904,25 @@ def _add_listed_library_facts(facts: dict[str, _Hit], hits: list[_Hit],
             facts.setdefault("other_library_version_listed",
                              _Hit(c.sig, c.line_no, c.evidence, groups))
             return
+
+
+def _add_wheel_python_fact(facts: dict[str, _Hit], candidates: list[_Candidate]) -> None:
+    """A wheel pip calls 'not a supported wheel on this platform' against the Python version
+    the log shows: another version is ``wheel_python_differs``; the same version (so the
+    platform or word size is what differs) is ``wheel_python_same``."""
+    shown = facts.get("python_shown")
+    py = shown.groups.get("py", "") if shown else ""
+    if not py:
+        return
+    for c in candidates:
+        wheel = re.search(r"-cp(\d)(\d+)-", str(c.params.get("file", "")))
+        if c.sig.id != "wheel_not_supported" or wheel is None:
+            continue
+        name = "wheel_python_same" if py == f"{wheel.group(1)}.{wheel.group(2)}" else (
+            "wheel_python_differs")
+        facts.setdefault(name, _Hit(c.sig, c.line_no, c.evidence, {
+            "file": str(c.params["file"]), "python": py}))
+        return
 
 
 def _cuda_fits(spec: str, cuda: str) -> Optional[bool]:
