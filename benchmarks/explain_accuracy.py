@@ -23,8 +23,9 @@ Round 2 (generalisation: last-resort candidates by the shape of a line, cuDNN ma
 95/136 = 69.9% (77.2%), the test part's total read once; 5 MB log 0.55 s.
 Round 3 (context the log shows: the TF version against a missing library's own CUDA version, the
 library listed on disk or no CUDA folder, display adapters without an NVIDIA GPU, a driver absent
-inside a container, PyTorch's cuBLAS handle): old 49/51 (51/51), dev 241/279 = 86.4% (93.2%),
-dev leave-thread-out 188/279 = 67.4% (75.3%); the test part not run in this round (the lead
+inside a container, PyTorch's cuBLAS handle, the Python a log shows against a wheel's): old 49/51
+(51/51), dev 241/279 = 86.4% (93.2%), dev leave-thread-out 189/279 = 67.7% (75.6%); the test
+part not run in this round (the lead
 reads it); 5 MB log 0.54 s.
 """
 
