@@ -25,8 +25,7 @@ Round 3 (context the log shows: the TF version against a missing library's own C
 library listed on disk or no CUDA folder, display adapters without an NVIDIA GPU, a driver absent
 inside a container, PyTorch's cuBLAS handle, the Python a log shows against a wheel's): old 49/51
 (51/51), dev 241/279 = 86.4% (93.2%), dev leave-thread-out 189/279 = 67.7% (75.6%); the test
-part not run in this round (the lead
-reads it); 5 MB log 0.54 s.
+part not run in this round (the lead reads it); 5 MB log 0.54 s.
 """
 
 from __future__ import annotations
