@@ -60,7 +60,7 @@ def run_elevated(plan: Plan) -> dict[str, Any]:
     if sys.platform != "win32":
         raise FixError(msg("fix.refuse.needs_root", command="sudo " + subprocess.list2cmdline(
             argv)))
-    _shell_execute_runas(argv[0], subprocess.list2cmdline(argv[1:]))
+    _run_as_admin(argv)
     try:
         with open(result_file, encoding="utf-8") as handle:
             return json.load(handle)
@@ -76,29 +76,13 @@ def undo_elevated(journal_id: str, force: bool = False) -> None:
     if sys.platform != "win32":
         raise FixError(msg("fix.refuse.needs_root", command="sudo " + subprocess.list2cmdline(
             argv)))
-    _shell_execute_runas(argv[0], subprocess.list2cmdline(argv[1:]))
+    _run_as_admin(argv)
 
 
-def _shell_execute_runas(program: str, parameters: str) -> None:  # pragma: no cover - Windows
-    import ctypes
-    from ctypes import wintypes
+def _run_as_admin(argv: list[str]) -> None:  # pragma: no cover - Windows
+    """``argv`` through the UAC prompt (the Host's one way to do it), waiting for it to end;
+    FixError when the user declines the prompt."""
+    from wizard.core.host.stream import run_elevated_windows
 
-    class ShellExecuteInfo(ctypes.Structure):
-        _fields_ = [("cbSize", wintypes.DWORD), ("fMask", ctypes.c_ulong),
-                    ("hwnd", wintypes.HWND), ("lpVerb", wintypes.LPCWSTR),
-                    ("lpFile", wintypes.LPCWSTR), ("lpParameters", wintypes.LPCWSTR),
-                    ("lpDirectory", wintypes.LPCWSTR), ("nShow", ctypes.c_int),
-                    ("hInstApp", wintypes.HINSTANCE), ("lpIDList", ctypes.c_void_p),
-                    ("lpClass", wintypes.LPCWSTR), ("hkeyClass", wintypes.HKEY),
-                    ("dwHotKey", wintypes.DWORD), ("hIconOrMonitor", wintypes.HANDLE),
-                    ("hProcess", wintypes.HANDLE)]
-
-    info = ShellExecuteInfo()
-    info.cbSize = ctypes.sizeof(info)
-    info.fMask = 0x00000040  # SEE_MASK_NOCLOSEPROCESS
-    info.lpVerb, info.lpFile, info.lpParameters, info.nShow = "runas", program, parameters, 0
-    windll = ctypes.windll  # type: ignore[attr-defined]
-    if not windll.shell32.ShellExecuteExW(ctypes.byref(info)):
+    if run_elevated_windows(argv, None, None).not_found:
         raise FixError(msg("fix.refuse.elevation_declined"))
-    windll.kernel32.WaitForSingleObject(info.hProcess, 0xFFFFFFFF)
-    windll.kernel32.CloseHandle(info.hProcess)

@@ -61,7 +61,7 @@ def run_streaming(
     program, a timeout or a cancel: the result says (``not_found``, ``timed_out``,
     ``cancelled``; ``returncode`` None then)."""
     if elevated and sys.platform == "win32":  # pragma: no cover - Windows
-        return _run_elevated_windows(argv, cancelled, cwd)
+        return run_elevated_windows(argv, cancelled, cwd)
     reset_dll_directory()
     try:
         process = subprocess.Popen(
@@ -186,7 +186,7 @@ class _Tail:
         return "\n".join(self._parts) + ("\n" if self._parts else "")
 
 
-def _run_elevated_windows(argv: list[str], cancelled: Optional[CancelledFn],
+def run_elevated_windows(argv: list[str], cancelled: Optional[CancelledFn],
                           cwd: Optional[str]) -> CommandResult:  # pragma: no cover - Windows
     """``argv`` through the UAC prompt; waits, polling ``cancelled``; the exit status."""
     import ctypes
