@@ -43,8 +43,9 @@ from typing import Any, Callable, Optional
 
 from wizard.core import downloads, envs, knowledge
 from wizard.core.cuda_installs import TOOLKIT_SUBDIR, cudart_file_name
+from wizard.core.fixes.fetch import fetch_verified
 from wizard.core.fixes.packages import Command, plan_tensorflow, tf_target
-from wizard.core.fixes.plan import FixCancelled, FixError
+from wizard.core.fixes.plan import FixError
 from wizard.core.host import Host, ProbeResult
 from wizard.core.host.windows import program_files
 from wizard.core.knowledge import redist
@@ -269,17 +270,9 @@ def fetch(host: Host, plan: CudaPlan, progress: downloads.ProgressFn = lambda _:
         if not host.is_file(plan.path):
             raise FixError(msg("installs.cuda.no_file", path=plan.path))
         return plan.path
-    options = options or downloads.Options()
-    if plan.allow_hosts:
-        options.allow_hosts = tuple({*options.allow_hosts, *plan.allow_hosts})
-    try:
-        result = downloads.download(plan.request, progress, cancelled, options)
-    except downloads.DownloadCancelled:
-        raise FixCancelled() from None
-    except downloads.DownloadError as exc:
-        raise FixError(exc.message) from None
+    path = fetch_verified(plan.request, plan.allow_hosts, progress, cancelled, options)
     plan.cached = True
-    return result.path
+    return path
 
 
 @dataclass

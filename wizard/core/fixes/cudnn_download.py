@@ -28,7 +28,8 @@ from typing import Any, Optional
 
 from wizard.core import downloads
 from wizard.core.fixes.cudnn import CudnnRequest, plan_cudnn, toolkit_version
-from wizard.core.fixes.plan import FixCancelled, FixError, Plan
+from wizard.core.fixes.fetch import fetch_verified
+from wizard.core.fixes.plan import FixError, Plan
 from wizard.core.host import Host
 from wizard.core.knowledge import cudnn_download_url, redist
 from wizard.core.messages import Message, msg
@@ -131,17 +132,9 @@ def fetch(host: Host, plan: DownloadPlan,
     message when it fails, :class:`FixCancelled` when cancelled; nothing on a ReplayHost."""
     if not host.is_live:
         raise FixError(msg("fix.demo_mode"))
-    options = options or downloads.Options()
-    if plan.allow_hosts:
-        options.allow_hosts = tuple({*options.allow_hosts, *plan.allow_hosts})
-    try:
-        result = downloads.download(plan.request, progress, cancelled, options)
-    except downloads.DownloadCancelled:
-        raise FixCancelled() from None
-    except downloads.DownloadError as exc:
-        raise FixError(exc.message) from None
+    path = fetch_verified(plan.request, plan.allow_hosts, progress, cancelled, options)
     plan.cached = True
-    return result.path
+    return path
 
 
 def install_plan(host: Host, plan: DownloadPlan, archive: str,
