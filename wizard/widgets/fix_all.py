@@ -29,7 +29,7 @@ from wizard import texts
 from wizard.core import codes
 from wizard.core.messages import Message, msg
 from wizard.widgets import fix_tasks
-from wizard.widgets.fix_dialog import MAX_OUTPUT_LINES, POLL_MS, mono_font
+from wizard.widgets.fix_dialog import POLL_MS, output_view
 from wizard.widgets.fix_tasks import Events, Item, Run
 from wizard.workers import FunctionWorker, WorkerError, WorkerManager
 
@@ -114,13 +114,7 @@ class FixAllDialog(QDialog):
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.output = QPlainTextEdit(self)
-        self.output.setObjectName("fix_all_output")
-        self.output.setReadOnly(True)
-        self.output.setFont(mono_font())
-        self.output.setMaximumBlockCount(MAX_OUTPUT_LINES)
-        self.output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.output.hide()
+        self.output = output_view(self, "fix_all_output")
         self.run_button = QPushButton(self)
         self.run_button.setObjectName("fix_all_run")
         self.run_button.clicked.connect(self.start)

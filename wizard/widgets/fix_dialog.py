@@ -66,6 +66,19 @@ def _reason(error: WorkerError) -> Any:
     return exc.message if isinstance(exc, FixError) else error.text
 
 
+def output_view(parent: QWidget, name: str) -> QPlainTextEdit:
+    """The live output of a command a fix runs: read-only, monospaced, unwrapped, the last
+    MAX_OUTPUT_LINES kept; hidden until something runs."""
+    view = QPlainTextEdit(parent)
+    view.setObjectName(name)
+    view.setReadOnly(True)
+    view.setFont(mono_font())
+    view.setMaximumBlockCount(MAX_OUTPUT_LINES)
+    view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+    view.hide()
+    return view
+
+
 def mono_font():
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
@@ -166,13 +179,7 @@ class FixDialog(QDialog):
         self.status = QLabel(self)  # progress text, the result
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.output = QPlainTextEdit(self)  # live output of pip, conda, the installer
-        self.output.setObjectName("fix_output")
-        self.output.setReadOnly(True)
-        self.output.setFont(mono_font())
-        self.output.setMaximumBlockCount(MAX_OUTPUT_LINES)
-        self.output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.output.hide()
+        self.output = output_view(self, "fix_output")  # live output of pip, conda, installer
 
         self.apply_button = QPushButton(self)
         self.apply_button.setObjectName("fix_apply")
