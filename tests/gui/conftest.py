@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYTEST_QT_API", "pyside6")
@@ -132,3 +133,42 @@ def make_wizard(qtbot):
     for wiz in made:
         assert wiz.shutdown(10000), "worker threads did not stop within 10 s"
         assert wiz.workers.running_threads() == 0
+
+
+# -- the fixes' dialogs (tests/gui/test_fix_*.py) ----------------------------------------------
+
+
+@pytest.fixture
+def fix_gui_state(tmp_path, monkeypatch):
+    """The fixes' journal and backups in a temporary state folder."""
+    from wizard.core.fixes import journal
+
+    folder = tmp_path / "state"
+    monkeypatch.setenv(journal.STATE_ENV, str(folder))
+    return folder
+
+
+@pytest.fixture
+def state(fix_gui_state):
+    return fix_gui_state
+
+
+@pytest.fixture
+def workers():
+    """A worker manager that must have stopped every worker by the end of the test."""
+    from wizard.workers import WorkerManager
+
+    manager = WorkerManager()
+    yield manager
+    assert manager.shutdown(20000)
+
+
+@pytest.fixture
+def server(monkeypatch):
+    """A local HTTP server standing in for NVIDIA's download host (tests/gui/fixgui_support)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import fixgui_support
+
+    served, stop = fixgui_support.start_server(monkeypatch)
+    yield served
+    stop()

@@ -20,23 +20,10 @@ from wizard.core.fixes.cudnn import CudnnRequest, plan_cudnn  # noqa: E402
 from wizard.core.host import LocalHost, ReplayHost  # noqa: E402
 from wizard.core.model import Finding, Fix  # noqa: E402
 from wizard.widgets import fix_dialog  # noqa: E402
-from wizard.workers import WorkerManager  # noqa: E402
 
 PROFILE = SHARED_PROFILES / "win-tf210-cudnn-never-copied.json"
 
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv(journals.STATE_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture
-def workers():
-    manager = WorkerManager()
-    yield manager
-    assert manager.shutdown(10000)
+pytestmark = pytest.mark.usefixtures("fix_gui_state")
 
 
 def cudnn_finding(dest: Path) -> Finding:

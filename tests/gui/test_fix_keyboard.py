@@ -20,7 +20,6 @@ from wizard.core.fixes import journal as journals  # noqa: E402
 from wizard.core.host import ReplayHost  # noqa: E402
 from wizard.core.session import CheckSession  # noqa: E402
 from wizard.widgets import fix_all, fix_dialog, fix_tasks  # noqa: E402
-from wizard.workers import WorkerManager  # noqa: E402
 
 PROFILE = SHARED_PROFILES / "win-tf210-cudnn-never-copied.json"
 
@@ -29,13 +28,6 @@ PROFILE = SHARED_PROFILES / "win-tf210-cudnn-never-copied.json"
 def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(journals.STATE_ENV, str(tmp_path / "state"))
     return tmp_path / "state"
-
-
-@pytest.fixture
-def workers():
-    manager = WorkerManager()
-    yield manager
-    assert manager.shutdown(20000)
 
 
 def focus_chain(dialog) -> list:

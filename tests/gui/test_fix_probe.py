@@ -22,19 +22,11 @@ from wizard.core.host import probe as probe_module
 from wizard.core.model import FAIL, Finding, Fix, LayerResult
 from wizard.core.session import CheckSession
 from wizard.widgets import fix_dialog, fix_tasks
-from wizard.workers import WorkerManager
 
 
 @pytest.fixture(autouse=True)
 def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(journals.STATE_ENV, str(tmp_path / "state"))
-
-
-@pytest.fixture
-def workers():
-    manager = WorkerManager()
-    yield manager
-    assert manager.shutdown(20000)
 
 
 @pytest.fixture(scope="module")

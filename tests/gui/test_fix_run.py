@@ -22,28 +22,8 @@ import fixgui_support as support  # noqa: E402
 from wizard.core.fixes import journal as journals  # noqa: E402
 from wizard.core.host import LocalHost, ReplayHost  # noqa: E402
 from wizard.widgets import fix_dialog, fix_tasks  # noqa: E402
-from wizard.workers import WorkerManager  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv(journals.STATE_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture
-def workers():
-    manager = WorkerManager()
-    yield manager
-    assert manager.shutdown(20000)
-
-
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch):
-    state, stop = support.start_server(monkeypatch)
-    yield state
-    stop()
+pytestmark = pytest.mark.usefixtures("fix_gui_state")
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,6 @@ from wizard.core.host import LocalHost  # noqa: E402
 from wizard.core.messages import LANGUAGES, Message, msg, render  # noqa: E402
 from wizard.core.model import Finding, Fix  # noqa: E402
 from wizard.widgets import fix_dialog  # noqa: E402
-from wizard.workers import WorkerManager  # noqa: E402
 
 GUI_IDS = sorted(i for i in messages._entries() if i.endswith(messages.GUI_SUFFIX))
 CLI_WORDS = re.compile(r"(?<![\w/-])--[a-z]|gpu-wizard ")
@@ -36,13 +35,6 @@ def _fields(text: str) -> set[str]:
 @pytest.fixture(autouse=True)
 def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(journals.STATE_ENV, str(tmp_path / "state"))
-
-
-@pytest.fixture
-def workers():
-    manager = WorkerManager()
-    yield manager
-    assert manager.shutdown(10000)
 
 
 @pytest.fixture(params=LANGUAGES)
