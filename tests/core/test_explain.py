@@ -35,6 +35,11 @@ AMBIGUOUS = {
     # version of cuda it was built with"), and the corpus labels the same shape so (t034, t035
     # in the development part); explain ranks cuda_version_mismatch first, this label second.
     "e035": "TF 1.x import of a versioned CUDA library: the corpus labels it a version mismatch",
+    # The "log" is the thread's title, "... Internal Error instead of Out of Memory cases": a
+    # plain "out of memory" is most often the workload itself (a smaller batch fixed it in 16 of
+    # 20 development threads), so gpu_model_oom ranks first and this label (cuDNN's handle)
+    # second.
+    "e075": "a thread title naming out of memory: the workload first, the cuDNN handle second",
 }
 
 

@@ -356,3 +356,42 @@ def test_an_unsupported_wheel_against_the_python_the_log_shows() -> None:
            "(from versions: 0.1.2)\nERROR: No matching distribution found for torch==1.5.1+cpu\n")
     assert explain_log(pip, "windows")[0].code == "python_32bit"
     assert explain_log(pip.replace("-32", ""), "windows")[0].code != "python_32bit"
+
+
+def test_found_no_nvidia_driver_ranks_no_gpu_first_unless_the_machine_has_one() -> None:
+    """PyTorch's "Found no NVIDIA driver" most often comes from a machine without an NVIDIA GPU
+    (round 4 of the corpus); a machine `check` saw an NVIDIA GPU in, or a WSL log, is the
+    driver's (or WSL's) problem instead."""
+    line = ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+            "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx")
+    codes = [f.code for f in explain_log(line, "linux")]
+    assert codes[:2] == ["no_nvidia_gpu", "no_driver_or_nvidia_smi_missing"]
+    known = [f.code for f in explain_log(line, "linux", machine=["nvidia_gpu"])]
+    assert known[0] == "no_driver_or_nvidia_smi_missing" and "no_nvidia_gpu" not in known
+    assert explain_log(line, "wsl2")[0].code == "wsl_gpu_missing"
+
+
+def test_a_plain_out_of_memory_is_the_workload_but_tf_reservation_is_memory_taken() -> None:
+    torch = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
+    assert explain_log(torch, "linux")[0].code == "gpu_model_oom"
+    tf = ("E tensorflow/stream_executor/cuda/cuda_driver.cc:806] failed to allocate 3.90G "
+          "(4190763008 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory")
+    assert explain_log(tf, "linux")[0].code == "cudnn_handle_oom"
+    algo = "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution"
+    assert explain_log(algo, "linux")[0].code == "gpu_model_oom"
+
+
+def test_round_four_shapes() -> None:
+    cases = {
+        "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 8200 but linked "
+        "against 8500": "cudnn_version_mismatch",
+        "unable to execute ':/usr/local/cuda-11.8/bin/nvcc': No such file or directory":
+            "cuda_not_on_path",
+        "AssertionError: Invalid device id": "gpu_index_out_of_range",
+        "systemd-modules-load[412]: Failed to insert module 'nvidia_uvm': No such device":
+            "nvidia_uvm_not_loaded",
+        "called `Result::unwrap()` on an `Err` value: Cuda(NoBinaryForGpu)":
+            "compute_capability_unsupported",
+    }
+    for line, code in cases.items():
+        assert explain_log(line, "linux")[0].code == code, line

@@ -20,12 +20,15 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import corpus_split  # noqa: E402
 import explain_accuracy  # noqa: E402
 
-DEV_TOP1_FLOOR = 0.83
-"""The development part's top-1 share reached when the signatures were last tuned (238 of 279
-logs, 85.3%, round 2), less a small margin for logs the collectors add later."""
-LTO_TOP1_FLOOR = 0.64
-"""Leave-thread-out top-1 on the development part at the end of round 2: 186 of 279, 66.7%."""
-OLD_TOP1_FLOOR = 0.95
+DEV_TOP1_FLOOR = 0.78
+"""The development part's top-1 share reached when the signatures were last tuned (354 of 443
+logs, 79.9%, round 4: the round-4 logs were collected for the causes that are hard to tell
+apart), less a small margin for logs the collectors add later."""
+LTO_TOP1_FLOOR = 0.66
+"""Leave-thread-out top-1 on the development part at the end of round 4: 305 of 443, 68.8%."""
+OLD_TOP1_FLOOR = 0.94
+"""48 of 51 at the end of round 4 (e035, e064, e075 rank their label second: test_explain's
+AMBIGUOUS says why)."""
 OS_VALUES = {"windows", "linux", "wsl2", "unknown", "macos"}
 """data/explain-corpus/README.md's values, and macOS (a row shows it; explain reads it as an OS it
 does not know, the log's own hints decide)."""
