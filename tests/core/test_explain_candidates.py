@@ -395,3 +395,17 @@ def test_round_four_shapes() -> None:
     }
     for line, code in cases.items():
         assert explain_log(line, "linux")[0].code == code, line
+
+
+def test_round_four_shapes_second_pass() -> None:
+    nvcc = "nvcc fatal   : Unsupported gpu architecture 'compute_86'"
+    assert explain_log(nvcc, "linux")[0].code == "cuda_version_mismatch"
+    ct2 = ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, "
+           "libcudnn_ops.so}")
+    assert explain_log(ct2, "linux")[0].code == "cudnn_missing"
+    # pip found no TensorFlow at all: the Python, not TF >= 2.11 on native Windows
+    pip = ("ERROR: Could not find a version that satisfies the requirement tensorflow "
+           "(from versions: none)\nERROR: No matching distribution found for tensorflow")
+    codes = [f.code for f in explain_log(pip, "windows", tf_version="2.19")]
+    assert codes[0] == "python_version_unsupported"
+    assert "windows_native_tf_2_11_plus" not in codes
