@@ -409,3 +409,29 @@ def test_round_four_shapes_second_pass() -> None:
     codes = [f.code for f in explain_log(pip, "windows", tf_version="2.19")]
     assert codes[0] == "python_version_unsupported"
     assert "windows_native_tf_2_11_plus" not in codes
+
+
+def test_a_detail_written_into_a_sentence_starts_with_a_separator() -> None:
+    """Where a finding's message writes ``{detail}`` straight after a word ("... GPU
+    access{detail}."), every signature's default detail for that code must start with a space,
+    a colon or a bracket in both languages: "accessinside a container" once reached users."""
+    import re
+
+    from wizard.resources import load_json
+
+    english = messages.catalogue("en")
+    inline = {key.split(".")[1] for key, text in english.items()
+              if key.startswith("finding.") and ".message" in key
+              and re.search(r"\w\{detail\}", text)}
+    assert inline, "no message writes {detail} inline: the test would check nothing"
+    table = load_json(explain.SIGNATURES_FILE)
+    checked = 0
+    for raw in table["signatures"] + table["library_families"]:
+        detail = (raw.get("defaults") or {}).get("detail")
+        if raw.get("code") not in inline or not isinstance(detail, dict):
+            continue
+        for lang in ("en", "zh_CN"):
+            text = messages.render(messages.Message(detail["message"], {}), lang)
+            assert re.match(r"[\s:(（：,，]", text), (raw["id"], lang, text)
+        checked += 1
+    assert checked >= 3
