@@ -49,6 +49,7 @@ def test_every_row_is_well_formed() -> None:
         assert str(row.get("source") or "").strip(), f"{where}: no source"
         assert str(row.get("evidence") or "").strip(), f"{where}: no evidence"
         assert row.get("os") in OS_VALUES, f"{where}: os {row.get('os')!r}"
+        assert isinstance(row.get("versions", {}), dict), f"{where}: versions is not an object"
 
 
 @needs_corpus
