@@ -18,9 +18,15 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "data" / "explain-corpus"
 OLD_SAMPLES = REPO / "data" / "error-samples.jsonl"
 TEST_SHARE = 3  # one thread in three is test
-ROUND_4 = ("cudalibs", "cudnn_oom", "nogpu", "install")
-"""The collections gathered in round 4 (issue 13), for the causes that are hard to tell apart;
-the others (tf, other, gaps, forums) are the 415 logs of rounds 1-3."""
+ROUNDS = {
+    "tf": "rounds 1-3", "other": "rounds 1-3", "gaps": "rounds 1-3", "forums": "rounds 1-3",
+    "cudalibs": "round 4", "cudnn_oom": "round 4", "nogpu": "round 4", "install": "round 4",
+    "tf2": "round 5", "torch2": "round 5", "apps2": "round 5", "pages2": "round 5",
+}
+"""The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
+first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
+breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums); each round's
+development logs were explained once before any signature was written from them."""
 
 
 def thread_of(source: str) -> str:

@@ -177,8 +177,7 @@ def score(result: Result, row: dict, codes: list[str]) -> None:
     counts = result.per_label[row["label"]]
     hit1 = bool(codes) and codes[0] == row["label"]
     hit2 = row["label"] in codes[:2]
-    rounds = result.per_round["round 4" if row.get("collection") in corpus_split.ROUND_4
-                              else "rounds 1-3"]
+    rounds = result.per_round[corpus_split.ROUNDS.get(row.get("collection", ""), "other")]
     for tally in (counts, rounds):
         tally[0] += hit1
         tally[1] += hit2
@@ -206,8 +205,8 @@ def print_totals(results: list[Result]) -> None:
 
 
 def print_rounds(results: list[Result]) -> None:
-    """Totals by collection round: rounds 1-3 (the 415 logs the first tuning saw) and round 4
-    (collected later, for the causes that are hard to tell apart)."""
+    """Totals by collection round (corpus_split.ROUNDS): rounds 1-3, the 415 logs the first
+    tuning saw, then the rounds collected later."""
     for r in results:
         if len(r.per_round) < 2:
             continue

@@ -435,3 +435,40 @@ def test_a_detail_written_into_a_sentence_starts_with_a_separator() -> None:
             assert re.match(r"[\s:(（：,，]", text), (raw["id"], lang, text)
         checked += 1
     assert checked >= 3
+
+
+def test_round_five_shapes() -> None:
+    cases = {
+        "[hevc_nvenc @ 0x55d] Driver does not support the required nvenc API version. "
+        "Required: 12.2 Found: 12.1": "driver_too_old",
+        "[h264_nvenc @ 0x7ff] The minimum required Nvidia driver for nvenc is 551.76 or newer":
+            "driver_too_old",
+        "optixInit() failed: OPTIX_ERROR_UNSUPPORTED_ABI_VERSION (7801)": "driver_too_old",
+        "The installed Paddle is compiled with CUDNN 8.2, but CUDNN version in your machine is "
+        "8.1": "cudnn_version_mismatch",
+        "Device does not have enough free memory to hold the DAG for epoch 270.":
+            "gpu_model_oom",
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.":
+            "compute_capability_unsupported",
+        "nvcc fatal   : Value 'sm_75' is not defined for option 'gpu-architecture'":
+            "cuda_version_mismatch",
+        "[error] This program needs a CUDA-Enabled GPU (with at least compute capability 2.0).":
+            "driver_too_old",
+    }
+    for line, code in cases.items():
+        assert explain_log(line, "linux")[0].code == code, line
+    # NVENC's "(unknown)": the encode library did not load, no driver version to compare
+    unknown = "The minimum required Nvidia driver for nvenc is (unknown) or newer"
+    assert "nvenc_driver_too_old" not in [
+        f.params["signature"] for f in explain_log(unknown, "linux")]
+
+
+def test_tensorflow_and_tensorflow_gpu_listed_together_conflict() -> None:
+    log = ("$ pip show tensorflow-gpu\nName: tensorflow-gpu\nVersion: 1.15.4\n"
+           "$ pip show tensorflow\nName: tensorflow\nVersion: 1.15.4\n")
+    assert explain_log(log, "linux")[0].code == "tf_conflicting_packages"
+    conda = ("tensorflow                1.10.0                   py36_0    conda-forge\n"
+             "tensorflow-gpu            1.10.0               hf154084_0    defaults\n")
+    assert explain_log(conda, "linux")[0].code == "tf_conflicting_packages"
+    alone = "Name: tensorflow-gpu\nVersion: 1.15.4\n"
+    assert "tf_conflicting_packages" not in [f.code for f in explain_log(alone, "linux")]

@@ -21,11 +21,13 @@ import corpus_split  # noqa: E402
 import explain_accuracy  # noqa: E402
 
 DEV_TOP1_FLOOR = 0.78
-"""The development part's top-1 share reached when the signatures were last tuned (354 of 443
-logs, 79.9%, round 4: the round-4 logs were collected for the causes that are hard to tell
+"""The development part's top-1 share reached when the signatures were last tuned (429 of 541
+logs, 79.3%, round 5; the round-4 logs were collected for the causes that are hard to tell
 apart), less a small margin for logs the collectors add later."""
-LTO_TOP1_FLOOR = 0.66
-"""Leave-thread-out top-1 on the development part at the end of round 4: 305 of 443, 68.8%."""
+LTO_TOP1_FLOOR = 0.62
+"""Leave-thread-out top-1 on the development part at the end of round 5: 345 of 541, 63.8%
+(rounds 1-3 68.8%; the round-4 and round-5 logs, collected for what is hard to tell apart,
+58.5% and 58.2%, close to what each scored before any signature was written from it)."""
 OLD_TOP1_FLOOR = 0.94
 """48 of 51 at the end of round 4 (e035, e064, e075 rank their label second: test_explain's
 AMBIGUOUS says why)."""
@@ -144,3 +146,10 @@ def test_every_finding_on_the_development_part_renders_fully() -> None:
                     problems += [(row["id"], finding.code, text) for text in texts
                                  if unknown.search(text)]
     assert problems == []
+
+
+@needs_corpus
+def test_every_collection_has_a_round() -> None:
+    """The benchmark prints totals per collection round; a new file must say its round."""
+    collections = {row["collection"] for row in EVERY_ROW}
+    assert collections <= set(corpus_split.ROUNDS), collections - set(corpus_split.ROUNDS)
