@@ -22,13 +22,11 @@ ROUNDS = {
     "tf": "rounds 1-3", "other": "rounds 1-3", "gaps": "rounds 1-3", "forums": "rounds 1-3",
     "cudalibs": "round 4", "cudnn_oom": "round 4", "nogpu": "round 4", "install": "round 4",
     "tf2": "round 5", "torch2": "round 5", "apps2": "round 5", "pages2": "round 5",
-    "zh": "round 6", "windows": "round 6", "linuxdrv": "round 6", "xla_wsl": "round 6",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
-breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums), round 6 for
-Chinese-language threads, native Windows, Linux drivers and distributions, JAX/XLA, WSL2 and
-conda. Each round's development logs were explained once before any signature was written
+breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums). Each round's
+development logs were explained once before any signature was written
 from them."""
 
 
