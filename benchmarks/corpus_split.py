@@ -26,8 +26,7 @@ ROUNDS = {
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
 breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums). Each round's
-development logs were explained once before any signature was written
-from them."""
+development logs were explained once before any signature was written from them."""
 
 
 def thread_of(source: str) -> str:
