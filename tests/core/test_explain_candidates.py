@@ -472,3 +472,89 @@ def test_tensorflow_and_tensorflow_gpu_listed_together_conflict() -> None:
     assert explain_log(conda, "linux")[0].code == "tf_conflicting_packages"
     alone = "Name: tensorflow-gpu\nVersion: 1.15.4\n"
     assert "tf_conflicting_packages" not in [f.code for f in explain_log(alone, "linux")]
+
+
+KERNEL_FAULTS = {
+    # line -> whether an unstable card is the second candidate
+    "RuntimeError: CUDA error: an illegal memory access was encountered": True,
+    "RuntimeError: CUDA error: unspecified launch failure": True,
+    "RuntimeError: CUDA error: misaligned address": True,
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was encountered": True,
+    "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED": True,
+    "failed to run cuBLAS routine: CUBLAS_STATUS_EXECUTION_FAILED": True,
+    "NVRM: Xid (PCI:0000:01:00): 13, pid=4242, Graphics Exception": True,
+    "RuntimeError: CUDA error: device-side assert triggered": False,
+    "RuntimeError: CUDA error: the launch timed out and was terminated": False,
+}
+
+
+@pytest.mark.parametrize(("line", "card"), KERNEL_FAULTS.items())
+def test_a_kernel_fault_is_the_program_then_the_card(line: str, card: bool) -> None:
+    """The GPU ran the program: a kernel fault, never a guessed setup cause (issue 13)."""
+    findings = explain_log(line, "linux")
+    codes = [f.code for f in findings]
+    assert codes[0] == "gpu_kernel_fault" and findings[0].severity == "warn", codes
+    assert not explain.decisive(findings)
+    assert codes[1:] == (["gpu_hardware_fault"] if card else []), codes
+    assert "cuda_version_mismatch" not in codes
+
+
+def test_a_kernel_fault_names_its_kind() -> None:
+    [assertion] = explain_log("RuntimeError: CUDA error: device-side assert triggered", "linux")
+    assert "index out of range" in assertion.message("en")
+    assert "索引越界" in assertion.message("zh_CN")
+    [timeout] = explain_log("cudaErrorLaunchTimeout: the launch timed out and was terminated",
+                            "windows")
+    assert "TdrDelay" in findings_text([timeout])
+    # a CPU's SIGILL is no GPU kernel: TensorFlow built for instructions the CPU lacks
+    assert "gpu_kernel_fault" not in [f.code for f in explain_log(
+        "Illegal instruction (core dumped)", "linux")]
+
+
+@pytest.mark.parametrize("setup", [
+    "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared "
+    "object file: No such file or directory",
+    "RuntimeError: CUDA driver version is insufficient for CUDA runtime version",
+    "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus.",
+])
+def test_a_decisive_line_in_the_same_log_beats_a_kernel_fault(setup: str) -> None:
+    expected = explain_log(setup, "linux")[0].code
+    for fault in ("RuntimeError: CUDA error: an illegal memory access was encountered",
+                  "RuntimeError: CUDA error: device-side assert triggered"):
+        codes = [f.code for f in explain_log(setup + "\n" + fault, "linux")]
+        assert codes[0] == expected and "gpu_kernel_fault" in codes, (setup, codes)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_cli_text_of_a_kernel_fault(lang: str) -> None:
+    log = ("RuntimeError: CUDA error: an illegal memory access was encountered\n"
+           "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n")
+    result = run_cli("-", "--os", "linux", "--lang", lang, stdin=log)
+    assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
+    out = result.stdout
+    assert "{" not in out and "CUDA_LAUNCH_BLOCKING=1" in out and "an illegal memory access" in out
+    if lang == "zh_CN":
+        assert "内核出错" in out and "显卡本身不稳定" in out
+    else:
+        assert "kernels failed" in out and "the card itself is unstable" in out
+
+
+def test_a_failed_kernel_has_no_setup_fix_and_says_why() -> None:
+    """Filed as a failure (a probe whose kernel faulted), the wizard offers nothing to install:
+    the reason names the program or the card, in every language."""
+    from wizard.core.diagnose import CheckOptions, choose_environment, choose_target
+    from wizard.core.host import ReplayHost
+    from wizard.core.layers import CheckContext, wiring
+    from wizard.core.model import Finding
+
+    host = ReplayHost.from_file(REPO / "tests" / "profiles" / "linux-cudnn805-mismatch.json")
+    options = CheckOptions(tensorflow="2.10")
+    python, probe, env_reason = choose_environment(host, options)
+    target = choose_target(host, options, probe, python, env_reason)
+    ctx = CheckContext(host=host, target=target, python=python, probe=probe)
+    wired = wiring.wire(ctx, Finding("gpu_kernel_fault", "fail"))
+    assert wired.fix.action is None and wired.fix.manual_reason is not None
+    assert wired.fix.manual_reason.id == "nofix.kernel_fault"
+    for lang in ("en", "zh_CN"):
+        text = messages.render(wired.fix.manual_reason, lang)
+        assert text and "{" not in text

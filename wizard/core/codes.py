@@ -23,6 +23,7 @@ CODES: dict[str, Code] = {
     "no_nvidia_gpu": Code("gpu"),
     "compute_capability_unsupported": Code("gpu"),
     "gpu_hardware_fault": Code("gpu"),
+    "gpu_kernel_fault": Code("gpu"),
     "gpu_without_driver": Code("driver"),
     "no_driver_or_nvidia_smi_missing": Code("driver"),
     "driver_too_old": Code("driver"),

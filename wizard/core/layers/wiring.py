@@ -64,6 +64,7 @@ REASONS: dict[str, str] = {
     "windows_dll_dependency_missing": "nofix.vc_redist",
     "cuda_visible_devices_misconfigured": "nofix.program",
     "gpu_index_out_of_range": "nofix.program",
+    "gpu_kernel_fault": "nofix.kernel_fault",
     "gpu_model_oom": "nofix.program",
     "cudnn_handle_oom": "nofix.program",
     "operation_not_supported": "nofix.program",
