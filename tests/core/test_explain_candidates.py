@@ -518,3 +518,12 @@ def test_a_failed_kernel_has_no_setup_fix_and_says_why() -> None:
     for lang in ("en", "zh_CN"):
         text = messages.render(wired.fix.manual_reason, lang)
         assert text and "{" not in text
+
+
+def test_windows_said_of_a_wsl2_log_is_wsl2() -> None:
+    """Users on WSL2 often say "Windows": a log that shows the WSL2 kernel is read as WSL2."""
+    log = ("RuntimeError: Found no NVIDIA driver on your system.\n"
+           "Linux version 5.10.16.3-microsoft-standard-WSL2 (oe-user@oe-host)\n")
+    assert explain_log(log, "windows")[0].code == "wsl_gpu_missing"
+    native = "RuntimeError: Found no NVIDIA driver on your system.\n"
+    assert explain_log(native, "windows")[0].code != "wsl_gpu_missing"

@@ -713,8 +713,9 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     """Findings for an error log, ranked most likely first.
 
     ``os_kind`` is ``windows``, ``linux``, ``wsl2`` or None (then the log's own hints decide,
-    e.g. ``C:\\`` paths or ``/usr/lib/wsl``). ``tf_version`` is the TensorFlow version the user
-    names (``explain --tf``) or the checked environment holds; it beats a version the log shows.
+    e.g. ``C:\\`` paths or ``/usr/lib/wsl``); ``windows`` with a log that shows WSL2 is WSL2.
+    ``tf_version`` is the TensorFlow version the user names (``explain --tf``) or the checked
+    environment holds; it beats a version the log shows.
     ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
     that a signature can rule a candidate in or out (``"machine:nvidia_gpu"`` in its
     ``requires`` / ``unless``). A log with only harmless lines gives the single finding
@@ -730,6 +731,10 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     tab = signatures or table()
     if os_kind not in _OS_KINDS:
         os_kind = infer_os(text, tab)
+    elif os_kind == "windows" and infer_os(text, tab) == "wsl2":
+        # WSL runs on Windows: "Windows" said of a log that shows WSL2 (its kernel, its
+        # /usr/lib/wsl) means the Linux side, whose causes and fixes are WSL's
+        os_kind = "wsl2"
     hits, _ = _scan(text, tab)
     facts = _facts(hits)
     _add_known(facts, tf_version, machine)
