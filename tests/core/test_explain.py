@@ -191,6 +191,10 @@ def test_empty_and_unknown_logs() -> None:
     assert explain_log("   \n\n") == []
     assert explain_log("hello world\nall is fine\n") == []
     assert "No known" in findings_text([])
+    # and the next step: more of the log, or a check of the machine itself
+    assert "gpu-wizard check" in findings_text([])
+    assert "gpu-wizard check" in findings_text([], "zh_CN") and "完整输出" in findings_text(
+        [], "zh_CN")
 
 
 def test_cudart_without_any_gpu_ranks_below_the_driver() -> None:

@@ -1374,7 +1374,8 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
         return messages.render(msg(message_id, **params), lang)
 
     if not findings:
-        return say("explain.text.nothing_found")
+        return "\n".join([say("explain.text.nothing_found"),
+                          say("explain.text.nothing_found_hint", command="gpu-wizard check")])
     if len(findings) == 1 and findings[0].code == HARMLESS_CODE:
         only = findings[0]
         kinds = [_harmless_kind(kind) for kind in only.params.get("kinds", [])]
