@@ -100,7 +100,7 @@ def test_several_causes_each_carry_how_to_tell_in_both_languages() -> None:
 def test_every_tell_message_has_both_languages_and_its_values() -> None:
     ids = [i for i in messages.catalogue() if i.startswith("explain.tell.")]
     assert len(ids) > 20
-    known = {"file", "tf", "windows_path", "wsl_path", "cuda", "cudnn", "os"}
+    known = {"file", "tf", "windows_path", "wsl_path", "cuda", "cudnn", "os", "program"}
     tab = explain.table()
     for message_id in ids:
         code = message_id.split(".")[2].split("~")[0]
@@ -527,3 +527,18 @@ def test_windows_said_of_a_wsl2_log_is_wsl2() -> None:
     assert explain_log(log, "windows")[0].code == "wsl_gpu_missing"
     native = "RuntimeError: Found no NVIDIA driver on your system.\n"
     assert explain_log(native, "windows")[0].code != "wsl_gpu_missing"
+
+
+def test_nvcc_not_found_is_about_the_bin_folder_not_the_libraries() -> None:
+    """nvcc missing from PATH wants the toolkit's bin folder on PATH: never 'add lib64 to PATH'."""
+    for line in ("nvcc: command not found", "No CMAKE_CUDA_COMPILER could be found."):
+        [first, *_] = explain_log(line, "linux")
+        assert first.code == "cuda_not_on_path"
+        for lang in ("en", "zh_CN"):
+            text = findings_text([first], lang)
+            assert "/usr/local/cuda/bin" in text and "nvcc --version" in text, text
+            assert "lib64" not in text, text
+    # a library not found keeps the library wording
+    [lib, *_] = explain_log("./app: error while loading shared libraries: libcudart.so.12: "
+                            "cannot open shared object file: No such file or directory", "linux")
+    assert lib.code == "cuda_not_on_path" and "library folder" in lib.fix_summary("en")
