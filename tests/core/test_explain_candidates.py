@@ -542,3 +542,22 @@ def test_nvcc_not_found_is_about_the_bin_folder_not_the_libraries() -> None:
     [lib, *_] = explain_log("./app: error while loading shared libraries: libcudart.so.12: "
                             "cannot open shared object file: No such file or directory", "linux")
     assert lib.code == "cuda_not_on_path" and "library folder" in lib.fix_summary("en")
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("The minimum required Nvidia driver for nvenc is 551.76 or newer",
+     ["NVENC", "551.76 or newer"]),
+    ("optixInit() failed: OPTIX_ERROR_UNSUPPORTED_ABI_VERSION (7801)", ["OptiX"]),
+    ("nvcc fatal   : Unsupported gpu architecture 'compute_86'", ["compute_86", "older than"]),
+    ("XGBoostError: XGBoost version not compiled with GPU support.", ["A CPU-only build"]),
+])
+def test_round_five_findings_say_what_the_line_means(line: str, words: list[str]) -> None:
+    """The message and fix fit the line: an SDK's minimum driver (not "the CUDA it was built
+    with"), a toolkit older than the GPU, a CPU-only build with no invented package name."""
+    [first, *_] = explain_log(line, "linux")
+    english = findings_text([first], "en")
+    assert all(word in english for word in words), english
+    assert "CUDA version this program was built with" not in english
+    assert "the package" not in english
+    chinese = findings_text([first], "zh_CN")
+    assert "{" not in chinese and "the package" not in chinese
