@@ -550,6 +550,8 @@ def test_nvcc_not_found_is_about_the_bin_folder_not_the_libraries() -> None:
     ("optixInit() failed: OPTIX_ERROR_UNSUPPORTED_ABI_VERSION (7801)", ["OptiX"]),
     ("nvcc fatal   : Unsupported gpu architecture 'compute_86'", ["compute_86", "older than"]),
     ("XGBoostError: XGBoost version not compiled with GPU support.", ["A CPU-only build"]),
+    ("RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+     ["Ampere generation or newer"]),
 ])
 def test_round_five_findings_say_what_the_line_means(line: str, words: list[str]) -> None:
     """The message and fix fit the line: an SDK's minimum driver (not "the CUDA it was built
