@@ -5,17 +5,15 @@ and after and the way back."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
 
+from tests.core.throwaway_env import make_venv, make_wheel
 from wizard.core.fixes import packages
 from wizard.core.fixes.packages import Command, PackagePlan, plan_pip, plan_tensorflow, run_plan
 from wizard.core.fixes.plan import FixError
@@ -236,36 +234,9 @@ def test_freeze_lines_and_the_way_back(tmp_path: Path) -> None:
 # -- real runs in a throwaway venv -------------------------------------------------------------
 
 
-def make_wheel(folder: Path, name: str = "gw_tiny", version: str = "1.0") -> Path:
-    """A pure-Python wheel written by hand (no setuptools, no network)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}-{version}-py3-none-any.whl"
-    info = f"{name}-{version}.dist-info"
-    files = {
-        f"{name}/__init__.py": f"VERSION = {version!r}\n",
-        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: gpu-wizard-tests\n"
-                         "Root-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = []
-    for member, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
-        record.append(f"{member},sha256={digest.decode()},{len(text.encode())}")
-    record.append(f"{info}/RECORD,,")
-    files[f"{info}/RECORD"] = "\n".join(record) + "\n"
-    with zipfile.ZipFile(path, "w") as archive:
-        for member, text in files.items():
-            archive.writestr(member, text)
-    return path
-
-
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv") / "env"
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300,
-                   capture_output=True)
-    python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    return str(python)
+    return make_venv(tmp_path_factory.mktemp("venv") / "env")
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,10 @@ written by hand (pip without an index), and a check session whose findings follo
 
 from __future__ import annotations
 
-import base64
 import copy
 import hashlib
 import os
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -19,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 import fix_archives as fa  # noqa: E402
 
 from tests.core import dl_server  # noqa: E402
+from tests.core.throwaway_env import installed, make_venv, make_wheel  # noqa: E402,F401
 from wizard.core.messages import msg  # noqa: E402
 from wizard.core.model import FAIL, LAYERS, OK, Finding, Fix, LayerResult, Report, Target  # noqa: E402
 
@@ -80,34 +79,6 @@ def pip_finding(python: str, requirement: str, wheels: Path) -> Finding:
                    params={"python": python},
                    fix=Fix(commands=(command,), action="pip_install",
                            action_params={"python": python, "command": command}))
-
-
-def make_wheel(folder: Path, name: str = "gw_tiny", version: str = "1.0") -> Path:
-    """A pure-Python wheel written by hand (no setuptools, no network)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}-{version}-py3-none-any.whl"
-    info = f"{name}-{version}.dist-info"
-    files = {
-        f"{name}/__init__.py": f"VERSION = {version!r}\n",
-        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: gpu-wizard-tests\n"
-                         "Root-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = []
-    for member, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
-        record.append(f"{member},sha256={digest.decode()},{len(text.encode())}")
-    record.append(f"{info}/RECORD,,")
-    files[f"{info}/RECORD"] = "\n".join(record) + "\n"
-    with zipfile.ZipFile(path, "w") as archive:
-        for member, text in files.items():
-            archive.writestr(member, text)
-    return path
-
-
-def installed(venv_python: str, name: str = "gw_tiny") -> bool:
-    lib = Path(venv_python).parent.parent / "lib"
-    return any(lib.glob(f"python*/site-packages/{name}/__init__.py"))
 
 
 class DiskSession:

@@ -36,10 +36,7 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def venv_path(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv") / "env"
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300,
-                   capture_output=True)
-    return str(folder / "bin" / "python")
+    return support.make_venv(tmp_path_factory.mktemp("venv") / "env")
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ instead of running the probe again (seconds on a real machine). Counted at
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -14,6 +12,7 @@ from typing import Any
 import pytest
 from helpers import WAIT_MS
 
+from tests.core.throwaway_env import make_venv
 from wizard.core.diagnose import CheckOptions
 from wizard.core.fixes import journal as journals
 from wizard.core.fixes import registry
@@ -31,11 +30,7 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv") / "env"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True,
-                   timeout=300, capture_output=True)
-    exe = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    return str(exe)
+    return make_venv(tmp_path_factory.mktemp("venv") / "env", with_pip=False)
 
 
 @pytest.fixture

@@ -28,10 +28,7 @@ pytestmark = pytest.mark.usefixtures("fix_gui_state")
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("venv") / "env"
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300,
-                   capture_output=True)
-    return str(folder / "bin" / "python")
+    return support.make_venv(tmp_path_factory.mktemp("venv") / "env")
 
 
 @pytest.fixture(scope="module")
