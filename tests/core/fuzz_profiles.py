@@ -117,6 +117,20 @@ def mutations(seed: int, count: int) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"{name}: {label}", data
 
 
+def checked_mutations(seed: int, count: int) -> Iterator[tuple[str, Any, Any]]:
+    """``(label, host, report)`` for each mutation a replay accepts: odd but valid machines
+    (the refused ones are :func:`outcome`'s concern)."""
+    from wizard.core.diagnose import run_check
+    from wizard.core.host import ProfileError, ReplayHost
+
+    for label, profile in mutations(seed, count):
+        try:
+            host = ReplayHost(profile, source="fuzz.json")
+        except ProfileError:
+            continue
+        yield label, host, run_check(host)
+
+
 def outcome(profile: dict[str, Any]) -> tuple[str, str]:
     """``(kind, detail)`` for one replay of ``profile`` (kinds as in the module docstring)."""
     from wizard.core import report as report_format

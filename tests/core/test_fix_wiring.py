@@ -277,15 +277,8 @@ def test_mutated_profiles_keep_the_contract(tmp_path: Path) -> None:
     reason of its own, and a blocking one's builder plans or refuses in words (FixError)."""
     import fuzz_profiles
 
-    from wizard.core.host import ProfileError
-
     checked, planned, bad = 0, 0, []
-    for label, profile in fuzz_profiles.mutations(seed=29, count=250):
-        try:
-            host = ReplayHost(profile, source="fuzz.json")
-        except ProfileError:
-            continue
-        report = run_check(host)
+    for label, host, report in fuzz_profiles.checked_mutations(seed=29, count=250):
         checked += 1
         blocking = set(map(id, failures(report, blocking_only=True)))
         for finding in failures(report):

@@ -134,17 +134,9 @@ def test_mutated_profiles_agree_with_themselves_too() -> None:
     invariants, also where a layer raised."""
     import fuzz_profiles
 
-    from wizard.core.diagnose import run_check
-    from wizard.core.host import ProfileError
-
     checked = 0
     bad = []
-    for label, profile in fuzz_profiles.mutations(seed=13, count=400):
-        try:
-            host = ReplayHost(profile, source="fuzz.json")
-        except ProfileError:
-            continue
-        report = run_check(host)
+    for label, _host, report in fuzz_profiles.checked_mutations(seed=13, count=400):
         checked += 1
         blocking = report.blocking_layer
         fails = blocking and [f for f in report.layer(blocking).findings if f.severity == "fail"]
