@@ -832,22 +832,28 @@ def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
     """``tf_cuda_mismatch``: the TensorFlow version (given or shown) needs another CUDA than the
     toolkit the log shows (nvcc's release, a ``CUDA\\v10.2`` or ``/usr/local/cuda-10.2`` path),
     by the compatibility tables; its groups are the message's params."""
-    tf = _tf_shown(facts)
     toolkit = facts.get("cuda_toolkit_release") or facts.get("cuda_path_version")
     found = toolkit.groups.get("version") if toolkit else None
-    if not tf or not found:
-        return
+    needed = _tf_cuda_needed(facts, os_kind) if found else None
+    if toolkit and found and needed and needed[1].split(".")[:2] != found.split(".")[:2]:
+        facts["tf_cuda_mismatch"] = _Hit(toolkit.sig, toolkit.line_no, toolkit.line, {
+            "tensorflow": needed[0], "cuda": needed[1], "found": found})
+
+
+def _tf_cuda_needed(facts: dict[str, _Hit], os_kind: Optional[str]) -> Optional[tuple[str, str]]:
+    """``(tf, cuda)``: the TensorFlow version given or shown and the CUDA its release was built
+    for, by the compatibility tables; None when either is unknown or CUDA comes from pip
+    wheels (then no toolkit version is wrong)."""
+    tf = _tf_shown(facts)
+    parsed = try_parse_version(tf) if tf else None
+    if not tf or not parsed or len(parsed) < 2:
+        return None
     from wizard.core.knowledge import compat
 
-    parsed = try_parse_version(tf)
-    if not parsed or len(parsed) < 2:
-        return
     needed = compat.tf_requirement(f"{parsed[0]}.{parsed[1]}", os_kind or "linux")
     if needed is None or not needed.cuda or needed.pip_cuda:
-        return
-    if needed.cuda.split(".")[:2] != found.split(".")[:2]:
-        facts["tf_cuda_mismatch"] = _Hit(toolkit.sig, toolkit.line_no, toolkit.line, {
-            "tensorflow": tf, "cuda": needed.cuda, "found": found})
+        return None
+    return tf, needed.cuda
 
 
 _CUDA_LIBRARY_CODES = ("cudart_missing", "cuda_lib_other_missing")
@@ -858,24 +864,17 @@ def _add_tf_library_fact(facts: dict[str, _Hit], candidates: list[_Candidate],
     """``tf_library_cuda_mismatch``: a CUDA library not found belongs to another CUDA (its
     name's version, ``cudart64_101.dll`` -> 10.1) than the one the TensorFlow version given or
     shown was released for: the TensorFlow build and the CUDA installed do not match."""
-    tf = _tf_shown(facts)
-    if not tf or "tf_library_cuda_mismatch" in facts:
+    needed = None if "tf_library_cuda_mismatch" in facts else _tf_cuda_needed(facts, os_kind)
+    if needed is None:
         return
-    from wizard.core.knowledge import compat
-
-    parsed = try_parse_version(tf)
-    if not parsed or len(parsed) < 2:
-        return
-    needed = compat.tf_requirement(f"{parsed[0]}.{parsed[1]}", os_kind or "linux")
-    if needed is None or not needed.cuda or needed.pip_cuda:
-        return
+    tf, cuda = needed
     for c in candidates:
         wanted = c.params.get("cuda") if c.code in _CUDA_LIBRARY_CODES else None
-        if wanted and _cuda_fits(str(wanted), needed.cuda) is False:
+        if wanted and _cuda_fits(str(wanted), cuda) is False:
             sig = _signature({"id": "known:tf_library_cuda_mismatch",
                               "fact": "tf_library_cuda_mismatch", "source": "derived"})
             facts["tf_library_cuda_mismatch"] = _Hit(sig, c.line_no, c.evidence, {
-                "tensorflow": tf, "cuda": needed.cuda, "wanted": str(wanted),
+                "tensorflow": tf, "cuda": cuda, "wanted": str(wanted),
                 "file": str(c.params.get("file", ""))})
             return
 
