@@ -441,6 +441,19 @@ def new_env_fix(ctx: CheckContext, commands: tuple[str, ...]) -> Fix:
     )
 
 
+def _pip_fix(ctx: CheckContext, *commands: str, **action_params: str) -> Fix:
+    """Run ``commands`` (the environment's own pip) in order; the fix action installs the last
+    one into ``ctx.python`` (``action_params`` add e.g. the requirement or a package to remove
+    first)."""
+    return Fix(
+        steps=tuple(Step("run", {"command": c}) for c in commands),
+        links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
+        commands=commands,
+        action="pip_install",
+        action_params={"python": ctx.python, "command": commands[-1], **action_params},
+    )
+
+
 def new_env_commands(ctx: CheckContext, probe: Optional[ProbeResult]) -> tuple[str, ...]:
     """Commands that create an environment whose Python can run the target TF and install TF
     there: a conda env for a conda user, else a venv made with that Python (``py -3.x`` on
@@ -489,13 +502,7 @@ def _not_installed(ctx: CheckContext, probe: ProbeResult, python_fits: bool = Tr
         "fail",
         {"python": ctx.python, "command": command, "tensorflow": ctx.target.tensorflow},
         evidence=f"{ctx.python}: no tensorflow distribution installed",
-        fix=Fix(
-            steps=(Step("run", {"command": command}),),
-            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
-            commands=(command,),
-            action="pip_install",
-            action_params={"python": ctx.python, "command": command, "requirement": line},
-        ),
+        fix=_pip_fix(ctx, command, requirement=line),
     )
 
 
@@ -558,14 +565,7 @@ def _package_findings(
                 {"package": package, "version": pkg_version, "command": f"{uninstall} && {install}",
                  "framework": "TensorFlow"},
                 evidence=_cpu_evidence(package, pkg_version, tf),
-                fix=Fix(
-                    steps=(Step("run", {"command": uninstall}), Step("run", {"command": install})),
-                    links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
-                    commands=(uninstall, install),
-                    action="pip_install",
-                    action_params={"python": ctx.python, "command": install,
-                                   "uninstall": package},
-                ),
+                fix=_pip_fix(ctx, uninstall, install, uninstall=package),
             )
         )
     if not cpu_only and not windows_new:
@@ -609,13 +609,7 @@ def _without_cuda_wheels(
         {"version": version, "python": ctx.python, "command": command},
         evidence=(f"tensorflow {version} in {env.prefix}; nvidia-* wheels: "
                   + (", ".join(nvidia) if nvidia else "none")),
-        fix=Fix(
-            steps=(Step("run", {"command": command}),),
-            links=(Link(msg("link.tensorflow.pip"), TF_PIP_URL),),
-            commands=(command,),
-            action="pip_install",
-            action_params={"python": ctx.python, "command": command, "requirement": line},
-        ),
+        fix=_pip_fix(ctx, command, requirement=line),
     )
 
 
