@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -17,11 +16,12 @@ from typing import Any
 import pytest
 
 from tests.core import dl_server
+from tests.core.standin_installer import make_standin, windows_host
 from wizard.core import downloads
 from wizard.core.fixes import cuda_installer
 from wizard.core.fixes.cuda_installer import fetch, plan_cuda, run_installer, verify
 from wizard.core.fixes.plan import FixCancelled, FixError
-from wizard.core.host import LocalHost, PlatformInfo, ReplayHost
+from wizard.core.host import LocalHost, ReplayHost
 from wizard.core.knowledge import redist
 from wizard.core.messages import render
 
@@ -102,48 +102,9 @@ def test_wsl2_with_a_tf_that_loads_the_system_cuda_gets_the_distribution_package
 
 # -- the real code path, with a stand-in installer ---------------------------------------------
 
-STANDIN = """#!{python}
-import json, os, subprocess, sys, time
-with open(os.environ["GW_STANDIN_RECORD"], "w") as handle:
-    json.dump(sys.argv[1:], handle)
-print("stand-in installer", flush=True)
-if os.environ.get("GW_STANDIN_HANG"):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    print("grandchild", child.pid, flush=True)
-    time.sleep(60)
-for path in json.loads(os.environ.get("GW_STANDIN_FILES", "[]")):
-    with open(path, "w") as handle:
-        handle.write("x")
-    time.sleep(0.15)
-sys.exit(int(os.environ.get("GW_STANDIN_EXIT", "0")))
-"""
-
-
 @pytest.fixture
 def windows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LocalHost:
-    """A Windows-platform LocalHost whose Program Files is a temporary folder."""
-    from wizard.core.host.registry import MemoryRegistry
-
-    if sys.platform == "win32":
-        pytest.skip("the stand-in installer is a script; on Windows the run asks for UAC")
-    monkeypatch.setenv("ProgramFiles", str(tmp_path / "pf"))
-    monkeypatch.delenv("ProgramW6432", raising=False)
-    monkeypatch.setattr(cuda_installer, "POLL_S", 0.05)
-    (tmp_path / "pf").mkdir()
-    return LocalHost(platform=PlatformInfo("windows", "10.0.22631"),
-                     registry_backend=MemoryRegistry())
-
-
-def _standin(folder: Path, monkeypatch: pytest.MonkeyPatch, files: list[str],
-             exit_code: int = 0) -> tuple[Path, Path]:
-    path = folder / "cuda_11.2.2_461.33_win10.exe"
-    path.write_text(STANDIN.format(python=sys.executable), encoding="utf-8")
-    path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    record = folder / "args.json"
-    monkeypatch.setenv("GW_STANDIN_RECORD", str(record))
-    monkeypatch.setenv("GW_STANDIN_FILES", json.dumps(files))
-    monkeypatch.setenv("GW_STANDIN_EXIT", str(exit_code))
-    return path, record
+    return windows_host(tmp_path, monkeypatch)
 
 
 def test_the_installer_runs_silently_with_the_components_and_the_files_are_checked(
@@ -151,7 +112,7 @@ def test_the_installer_runs_silently_with_the_components_and_the_files_are_check
 ) -> None:
     plan = plan_cuda(windows, cuda="11.2", installer="/placeholder")
     files = list(cuda_installer.expected_files(windows, plan).values())
-    installer, record = _standin(tmp_path, monkeypatch, files)
+    installer, record = make_standin(tmp_path, monkeypatch, files)
     plan = plan_cuda(windows, cuda="11.2", installer=str(installer))
     assert plan.installer is None and not verify(windows, plan)[0]
     lines: list[str] = []
@@ -168,7 +129,7 @@ def test_the_installer_runs_silently_with_the_components_and_the_files_are_check
 
 def test_a_failing_installer_gives_its_exit_status(windows: LocalHost, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    installer, _ = _standin(tmp_path, monkeypatch, [], exit_code=3)
+    installer, _ = make_standin(tmp_path, monkeypatch, [], exit_code=3)
     plan = plan_cuda(windows, cuda="11.2", installer=str(installer))
     result = run_installer(windows, plan, str(installer))
     assert not result.ok and result.returncode == 3 and result.message.id == "installs.cuda.failed"
@@ -178,7 +139,7 @@ def test_a_failing_installer_gives_its_exit_status(windows: LocalHost, tmp_path:
 
 def test_cancel_stops_the_installer_and_what_it_started(windows: LocalHost, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    installer, _ = _standin(tmp_path, monkeypatch, [])
+    installer, _ = make_standin(tmp_path, monkeypatch, [])
     monkeypatch.setenv("GW_STANDIN_HANG", "1")
     plan = plan_cuda(windows, cuda="11.2", installer=str(installer))
     lines: list[str] = []
@@ -215,7 +176,7 @@ def test_the_installer_is_downloaded_verified_cached_then_run(
     plan = plan_cuda(windows, cuda="11.2", installer="/placeholder")
     files = list(cuda_installer.expected_files(windows, plan).values())
     (tmp_path / "src").mkdir()
-    standin, record = _standin(tmp_path / "src", monkeypatch, files)
+    standin, record = make_standin(tmp_path / "src", monkeypatch, files)
     body = standin.read_bytes()
     real = redist.cuda_installer_for("11.2", "windows", "x86_64")
     assert real is not None
@@ -293,7 +254,7 @@ def test_cli_exit_status_after_the_installer(
 
     plan = plan_cuda(windows, cuda="11.2", installer="/placeholder")
     files = list(cuda_installer.expected_files(windows, plan).values())
-    installer, record = _standin(tmp_path, monkeypatch, files, exit_code=exit_code)
+    installer, record = make_standin(tmp_path, monkeypatch, files, exit_code=exit_code)
     monkeypatch.setattr(hosts, "LocalHost", lambda: windows)
     monkeypatch.setattr(cuda_installer, "recheck", lambda host, plan: LayerResult(
         "cuda", status, msg("installs.cuda.done", cuda="11.2", dest=plan.dest)))

@@ -19,6 +19,7 @@ from helpers import WAIT_MS
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fixgui_support as support  # noqa: E402
 
+from tests.core.standin_installer import make_standin, windows_host  # noqa: E402
 from wizard.core.fixes import journal as journals  # noqa: E402
 from wizard.core.host import LocalHost, ReplayHost  # noqa: E402
 from wizard.widgets import fix_dialog, fix_tasks  # noqa: E402
@@ -290,21 +291,6 @@ def test_demo_mode_shows_a_pip_plan_and_runs_nothing(qtbot, workers):
 
 # -- NVIDIA's CUDA installer (install_cuda) ------------------------------------------------------
 
-STANDIN = """#!{python}
-import json, os, sys, time
-with open(os.environ["GW_STANDIN_RECORD"], "w") as handle:
-    json.dump(sys.argv[1:], handle)
-print("stand-in installer", flush=True)
-for path in json.loads(os.environ.get("GW_STANDIN_FILES", "[]")):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as handle:
-        handle.write("x")
-    print("wrote", os.path.basename(path), flush=True)
-    time.sleep(0.05)
-sys.exit(int(os.environ.get("GW_STANDIN_EXIT", "0")))
-"""
-
-
 def cuda_finding() -> fix_tasks.Finding:
     from wizard.core.model import Finding, Fix
 
@@ -314,37 +300,20 @@ def cuda_finding() -> fix_tasks.Finding:
 
 @pytest.fixture
 def windows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> LocalHost:
-    """A Windows-platform LocalHost whose Program Files is a temporary folder (the installer is
-    a stand-in script that records its arguments and writes the toolkit's files)."""
-    from wizard.core.fixes import cuda_installer
-    from wizard.core.host.base import PlatformInfo
-    from wizard.core.host.registry import MemoryRegistry
-
-    monkeypatch.setenv("ProgramFiles", str(tmp_path / "pf"))
-    monkeypatch.delenv("ProgramW6432", raising=False)
-    monkeypatch.setattr(cuda_installer, "POLL_S", 0.05)
-    (tmp_path / "pf").mkdir()
-    return LocalHost(platform=PlatformInfo("windows", "10.0.22631"),
-                     registry_backend=MemoryRegistry())
+    return windows_host(tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize("exit_code", [0, 3])
 def test_cuda_installer_i_have_runs_silently_with_output_and_exit_code(
         qtbot, tmp_path: Path, monkeypatch, windows, workers, exit_code: int):
     import json
-    import stat
 
     from wizard.core.fixes import cuda_installer
 
     plan = cuda_installer.plan_cuda(windows, cuda="11.2", installer="/placeholder")
     files = list(cuda_installer.expected_files(windows, plan).values())
-    installer = tmp_path / "cuda_11.2.2_461.33_win10.exe"
-    installer.write_text(STANDIN.format(python=sys.executable), encoding="utf-8")
-    installer.chmod(installer.stat().st_mode | stat.S_IXUSR)
-    record = tmp_path / "args.json"
-    monkeypatch.setenv("GW_STANDIN_RECORD", str(record))
-    monkeypatch.setenv("GW_STANDIN_FILES", json.dumps(files if exit_code == 0 else []))
-    monkeypatch.setenv("GW_STANDIN_EXIT", str(exit_code))
+    installer, record = make_standin(tmp_path, monkeypatch, files if exit_code == 0 else [],
+                                     exit_code)
     changed: list[str] = []
     dialog = fix_dialog.FixDialog(cuda_finding(), windows, workers,
                                   on_changed=lambda: changed.append(dialog.state))
