@@ -29,7 +29,7 @@ from wizard import texts
 from wizard.core import codes
 from wizard.core.messages import Message, msg
 from wizard.widgets import fix_tasks
-from wizard.widgets.fix_dialog import POLL_MS, output_view
+from wizard.widgets.fix_dialog import POLL_MS, append_output, output_view, show_fraction
 from wizard.widgets.fix_tasks import Events, Item, Run
 from wizard.workers import FunctionWorker, WorkerError, WorkerManager
 
@@ -187,21 +187,15 @@ class FixAllDialog(QDialog):
                     self.output.appendPlainText(texts.render_message(event[2]))
                 self._show_status()
             elif kind == "progress":
-                self.progress.setRange(0, 1000)
-                self.progress.setValue(int(event[1] * 1000))
+                show_fraction(self.progress, event[1])
             elif kind == "download":
                 from wizard.core.downloads import describe_progress
 
-                fraction = event[1].fraction
-                self.progress.setRange(0, 0 if fraction is None else 1000)
-                if fraction is not None:
-                    self.progress.setValue(int(fraction * 1000))
+                show_fraction(self.progress, event[1].fraction)
                 self._status = [*self._status[:1],
                                 msg("fixgui.downloading", progress=describe_progress(event[1]))]
                 self._show_status()
-        if lines:
-            self.output.show()
-            self.output.appendPlainText("\n".join(lines))
+        append_output(self.output, lines)
 
     def _end(self, run: Optional[Run], status: list[Message]) -> None:
         self._timer.stop()

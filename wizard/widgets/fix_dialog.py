@@ -79,6 +79,21 @@ def output_view(parent: QWidget, name: str) -> QPlainTextEdit:
     return view
 
 
+def append_output(view: QPlainTextEdit, lines: list[str]) -> None:
+    """Add a command's new output lines to ``view`` (shown from the first line on)."""
+    if lines:
+        view.show()
+        view.appendPlainText("\n".join(lines))
+
+
+def show_fraction(bar: QProgressBar, fraction: Optional[float]) -> None:
+    """``bar`` at ``fraction`` (0..1), or busy when the total is unknown (a download whose
+    server gives no size)."""
+    bar.setRange(0, 0 if fraction is None else 1000)
+    if fraction is not None:
+        bar.setValue(int(fraction * 1000))
+
+
 def mono_font():
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
@@ -341,21 +356,14 @@ class FixDialog(QDialog):
             elif kind == "download":
                 from wizard.core.downloads import describe_progress
 
-                fraction = event[1].fraction
-                if fraction is None:
-                    self.progress.setRange(0, 0)
-                else:
-                    self.progress.setRange(0, 1000)
-                    self.progress.setValue(int(fraction * 1000))
+                show_fraction(self.progress, event[1].fraction)
                 self._status = msg("fixgui.downloading", progress=describe_progress(event[1]))
                 self._show_status()
             elif kind == "step":
                 self.progress.setRange(0, 1000)
                 self._status = event[2]
                 self._show_status()
-        if lines:
-            self.output.show()
-            self.output.appendPlainText("\n".join(lines))
+        append_output(self.output, lines)
 
     def _finish_run(self) -> None:
         self._timer.stop()
