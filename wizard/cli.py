@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("file", metavar="FILE")
     explain.add_argument("--json", action="store_true")
     explain.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS, help=LANG_HELP)
-    explain.add_argument("--os", choices=("windows", "linux", "wsl2"),
+    explain.add_argument("--os", choices=("windows", "linux", "wsl2", "macos"),
                          help="the OS the log comes from (default: what the log itself shows)")
     explain.add_argument("--tf", metavar="VERSION",
                          help="the TensorFlow version that printed the log (e.g. 2.10 or 2.15.1)")
@@ -280,7 +280,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     tf_version = getattr(args, "tf", None)
     if tf_version is not None:
         try:  # strictly, as `check --tf`: a release or series in the tables
-            tf_version = knowledge.parse_tf_query(tf_version, args.os or "linux").text
+            # macOS has no table of its own: its TensorFlow releases are Linux's numbers
+            tables_os = args.os if args.os in ("windows", "wsl2") else "linux"
+            tf_version = knowledge.parse_tf_query(tf_version, tables_os).text
         except ValueError as exc:
             print(f"gpu-wizard explain: {exc}", file=sys.stderr)
             return EXIT_ERROR

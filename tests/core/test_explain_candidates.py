@@ -129,6 +129,20 @@ def test_cli_tf_option_and_json_decisive() -> None:
     assert "tf.__version__" in unsure["findings"][0]["params"]["how_to_tell"]
 
 
+NO_DEVICE = "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+
+
+def test_macos_given_means_no_nvidia_gpu() -> None:
+    """A Mac has no NVIDIA GPU: "macOS" given ranks that first, where the log alone would blame
+    CUDA_VISIBLE_DEVICES; TensorFlow versions are still checked (Linux's numbers)."""
+    assert explain_log(NO_DEVICE, None)[0].code == "cuda_visible_devices_misconfigured"
+    assert explain_log(NO_DEVICE, "macos", tf_version="2.15")[0].code == "no_nvidia_gpu"
+    result = run_cli("-", "--os", "macos", "--tf", "2.15", "--json", stdin=NO_DEVICE)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["findings"][0]["code"] == "no_nvidia_gpu"
+    assert run_cli("-", "--os", "macos", "--tf", "2.x", stdin=NO_DEVICE).returncode == 2
+
+
 @pytest.mark.parametrize("bad", ["2.x", "two", "2.10.7", "9.1"])
 def test_cli_tf_is_strict(bad: str) -> None:
     result = run_cli("-", "--tf", bad, stdin=NO_GPU)

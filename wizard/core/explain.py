@@ -60,7 +60,7 @@ DEMOTION = 40
 where the log shows no GPU at all)."""
 DEFAULT_WEIGHT = 50
 HARMLESS_CODE = "numa_or_harmless_warning"
-_OS_KINDS = ("windows", "linux", "wsl2")
+_OS_KINDS = ("windows", "linux", "wsl2", "macos")
 LINUX_CUDA_FOLDER = "/usr/local/cuda"
 CONTEXT_PARAMS: dict[str, tuple[str, ...]] = {
     "cudart_missing": ("cuda",),
@@ -712,8 +712,9 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
                 machine: Iterable[str] = (), signatures: Optional[Table] = None) -> list[Finding]:
     """Findings for an error log, ranked most likely first.
 
-    ``os_kind`` is ``windows``, ``linux``, ``wsl2`` or None (then the log's own hints decide,
-    e.g. ``C:\\`` paths or ``/usr/lib/wsl``); ``windows`` with a log that shows WSL2 is WSL2.
+    ``os_kind`` is ``windows``, ``linux``, ``wsl2``, ``macos`` or None (then the log's own hints
+    decide, e.g. ``C:\\`` paths or ``/usr/lib/wsl``); ``windows`` with a log that shows WSL2 is
+    WSL2; ``macos`` is the ``macos`` fact a ``/Users/...`` path gives (no NVIDIA GPU).
     ``tf_version`` is the TensorFlow version the user names (``explain --tf``) or the checked
     environment holds; it beats a version the log shows.
     ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
@@ -737,6 +738,8 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
         os_kind = "wsl2"
     hits, _ = _scan(text, tab)
     facts = _facts(hits)
+    if os_kind == "macos":
+        facts.setdefault("macos", _known_hit("macos"))
     _add_known(facts, tf_version, machine)
     _add_tf_cuda_fact(facts, os_kind)
     harmless = [hit for hit in hits if hit.sig.red_herring]
@@ -850,6 +853,8 @@ def _tf_cuda_needed(facts: dict[str, _Hit], os_kind: Optional[str]) -> Optional[
         return None
     from wizard.core.knowledge import compat
 
+    if os_kind == "macos":  # no CUDA build of TensorFlow exists for macOS
+        return None
     needed = compat.tf_requirement(f"{parsed[0]}.{parsed[1]}", os_kind or "linux")
     if needed is None or not needed.cuda or needed.pip_cuda:
         return None
@@ -1171,7 +1176,7 @@ def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
     return Fix(steps=tuple(steps), links=tuple(links), commands=tuple(commands), action=action)
 
 
-_OS_NAMES = {"windows": "Windows", "linux": "Linux", "wsl2": "WSL2"}
+_OS_NAMES = {"windows": "Windows", "linux": "Linux", "wsl2": "WSL2", "macos": "macOS"}
 
 
 def _either(kinds: tuple[str, ...]) -> Any:
