@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -125,8 +126,18 @@ class SummaryPage(WizardPageBase):
         self.save_button = QPushButton(self.export_box)
         self.save_button.clicked.connect(self._on_save_clicked)
         self.export_status = QLabel(self.export_box)
+        # "Explain an error log…" (Ctrl+E): a log from the user's own program, explained with
+        # what this check found (wizard/widgets/explain_dialog.py)
+        self.explain_button = QPushButton(self.export_box)
+        self.explain_button.setObjectName("explain_error_log")
+        self.explain_button.clicked.connect(self.open_explain)
+        self.explain_dialog = None
+        self.explain_shortcut = QShortcut(QKeySequence("Ctrl+E"), self)
+        self.explain_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.explain_shortcut.activated.connect(self.open_explain)
         export.addWidget(self.copy_button)
         export.addWidget(self.save_button)
+        export.addWidget(self.explain_button)
         export.addWidget(self.export_status, 1)
         self.body.addWidget(self.export_box)
 
@@ -475,6 +486,16 @@ class SummaryPage(WizardPageBase):
         copy_text(self.markdown())
         self.export_status.setText(self.tr("Copied as Markdown: paste it into a bug report."))
 
+    def open_explain(self):  # noqa: ANN201 - the dialog, for tests
+        """Explain an error log the user pastes, with this machine's OS, TensorFlow and facts
+        preselected (non-blocking; not while the check runs: the machine's facts come from it)."""
+        if self._worker is not None or not self.isVisible():
+            return None
+        from wizard.widgets import explain_dialog
+
+        self.explain_dialog = explain_dialog.open_for_session(self.session, self.workers, self)
+        return self.explain_dialog
+
     @classmethod
     def ask_save_path(cls, parent: QWidget, suggested: str) -> str:
         """The file to save the JSON report to ("" when cancelled). Tests replace this."""
@@ -523,6 +544,11 @@ class SummaryPage(WizardPageBase):
         self.copy_button.setAccessibleName(self.tr("Copy the report as Markdown"))
         self.save_button.setText(self.tr("&Save as JSON…"))
         self.save_button.setAccessibleName(self.tr("Save the report as a JSON file"))
+        self.explain_button.setText(texts.render_message(msg("explaingui.button")))
+        self.explain_button.setAccessibleName(texts.render_message(msg("explaingui.button_name")))
+        self.explain_button.setToolTip(texts.render_message(msg(
+            "explaingui.button_tip", shortcut=self.explain_shortcut.key().toString(
+                QKeySequence.SequenceFormat.NativeText))))
         self.export_status.setText("")
         self.monitor_button.setText(texts.render_message(msg("monitor.button.open")))
         self.monitor_button.setAccessibleName(self.monitor_button.text())

@@ -1,0 +1,313 @@
+""""Explain an error log…" (wizard/widgets/explain_dialog.py): a log pasted or opened, explained
+off the GUI thread with the checked machine's OS, TensorFlow and facts, shown as ranked cards, and
+copied as the CLI prints it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import own_profile
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from wizard import i18n, texts
+from wizard.core import messages
+from wizard.widgets import explain_dialog
+from wizard.widgets.explain_dialog import DONE, EMPTY, INVALID, ExplainDialog
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT_MS = 30000
+
+
+def _variant(code: str, needle: str) -> str:
+    """A real log line from tests/core/explain_variants.jsonl."""
+    with open(REPO / "tests" / "core" / "explain_variants.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            item = json.loads(line)
+            if item["code"] == code and needle in item["log"]:
+                return item["log"]
+    raise LookupError(f"{code}: {needle}")
+
+
+CUDNN_LOG = _variant("cudnn_missing", "cudnn64_8.dll")
+"""W ... dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: ..."""
+NO_DRIVER_LOG = ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have "
+                 "an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx")
+CUINIT_LOG = ("W tensorflow/stream_executor/cuda/cuda_driver.cc:326] failed call to cuInit: "
+              "UNKNOWN ERROR (303)")
+
+
+@pytest.fixture
+def dialog(qtbot, workers):
+    made = []
+
+    def make(os_kind="windows", tf="2.10", machine=("nvidia_gpu", "driver_loaded")):
+        dlg = ExplainDialog(workers, os_kind, tf, machine)
+        qtbot.addWidget(dlg)
+        dlg.show()
+        made.append(dlg)
+        return dlg
+
+    yield make
+    for dlg in made:
+        dlg.close()
+
+
+def _explain(qtbot, dlg, text=None):
+    if text is not None:
+        dlg.log.setPlainText(text)
+    worker = dlg.explain()
+    assert worker is not None
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: all(card.isVisible() for card in dlg.cards), timeout=WAIT_MS)
+    return dlg.cards
+
+
+def test_a_pasted_log_gets_ranked_cards_with_its_log_line(qtbot, dialog):
+    dlg = dialog()
+    cards = _explain(qtbot, dlg, "2023-01-05 I tensorflow/core/platform/cpu_feature_guard.cc:193]"
+                                 " This TensorFlow binary is optimized\n" + CUDNN_LOG)
+    first = cards[0]
+    assert first.finding.code == "cudnn_missing"
+    assert first.title.text() == texts.finding_title("cudnn_missing") == "cuDNN not found"
+    assert first.ranked_heading.text() == "Most likely cause"
+    assert "Could not load dynamic library 'cudnn64_8.dll'" in first.log_line.text()
+    assert first.log_line.isVisibleTo(dlg)
+    assert first.fix_summary.text() == texts.finding_fix(first.finding) != ""
+    assert first.how_to_tell.text().startswith("How to tell: For TensorFlow 2.10")
+    assert first.action_button is None and not first.no_fix.isVisibleTo(dlg)
+    assert [c.ranked_heading.text() for c in cards[1:]] == [
+        f"Also possible ({n})" for n in range(2, len(cards) + 1)]
+    assert dlg.copy_button.isEnabled()
+
+
+def test_copy_as_text_is_what_the_cli_prints(qtbot, dialog, tmp_path):
+    dlg = dialog()
+    _explain(qtbot, dlg, CUDNN_LOG)
+    QGuiApplication.clipboard().setText("")
+    dlg.copy_button.click()
+    log = tmp_path / "error.log"
+    log.write_text(CUDNN_LOG + "\n", encoding="utf-8")
+    cli = subprocess.run(
+        [sys.executable, "-m", "wizard", "explain", str(log), "--os", "windows", "--tf", "2.10",
+         "--lang", "en"], capture_output=True, text=True, encoding="utf-8", cwd=str(REPO),
+        timeout=120, check=True)
+    assert QGuiApplication.clipboard().text() == cli.stdout.rstrip("\n") + "\n"
+    assert "Most likely cause: cuDNN not found" in QGuiApplication.clipboard().text()
+    assert dlg.copy_status.text() != ""
+
+
+def test_ctrl_return_explains(qtbot, dialog):
+    dlg = dialog()
+    dlg.log.setPlainText(CUDNN_LOG)
+    dlg.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=5000)
+    dlg.log.setFocus()
+    qtbot.keyClick(dlg.log, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    assert dlg.cards[0].finding.code == "cudnn_missing"
+    assert dlg.log.toPlainText() == CUDNN_LOG  # the key explained, it did not add a line
+
+
+def test_the_keyboard_reaches_every_control_in_order(qtbot, dialog):
+    dlg = dialog()
+    order, widget = [], dlg.log
+    for _ in range(9):
+        order.append(widget)
+        widget = widget.nextInFocusChain()
+        while not widget.focusPolicy() & Qt.FocusPolicy.TabFocus or not widget.isVisibleTo(dlg):
+            widget = widget.nextInFocusChain()
+    assert order[:8] == [dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.machine_box,
+                         dlg.explain_button, dlg.copy_button, dlg.answer]
+    assert dlg.log.tabChangesFocus()
+    for widget in (dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.explain_button,
+                   dlg.copy_button):
+        assert widget.accessibleName(), widget.objectName()
+
+
+def test_an_empty_paste_asks_for_a_log(qtbot, dialog):
+    dlg = dialog()
+    dlg.log.setPlainText("  \n\n ")
+    assert dlg.explain() is None
+    assert dlg.state == EMPTY and not dlg.cards
+    assert dlg.status.text() == messages.render(messages.msg("explaingui.empty"))
+    assert not dlg.copy_button.isEnabled()
+
+
+def test_a_log_with_nothing_known_says_so_with_the_hint(qtbot, dialog):
+    dlg = dialog()
+    cards = _explain(qtbot, dlg, "Epoch 1/10\n100/100 [======] - loss: 0.25 - accuracy: 0.91")
+    assert cards == []
+    assert dlg.status.text() == messages.render(messages.msg("explain.text.nothing_found"))
+    assert "gpu-wizard check" in dlg.hint.text() and dlg.hint.isVisibleTo(dlg)
+
+
+@pytest.mark.parametrize("given, words", [
+    ("2.x", ["“2.x” is not a version number", "2.10"]),
+    ("2.10.5", ["TensorFlow 2.10.5 is not a release", "2.10.0, 2.10.1"]),
+    ("2.99", ["TensorFlow 2.99 is not in the wizard's tables"]),
+])
+def test_an_invalid_tensorflow_version_shows_why_beside_the_field(qtbot, dialog, given, words):
+    dlg = dialog()
+    dlg.log.setPlainText(CUDNN_LOG)
+    dlg.tf_edit.setText(given)
+    assert dlg.tf_reason.isVisibleTo(dlg)
+    for word in words:
+        assert word in dlg.tf_reason.text()
+    assert dlg.explain() is None
+    assert dlg.state == INVALID and not dlg.cards and dlg.focusWidget() is dlg.tf_edit
+    dlg.tf_edit.setText("2.10")
+    assert not dlg.tf_reason.isVisibleTo(dlg)
+    assert _explain(qtbot, dlg)[0].finding.code == "cudnn_missing"
+
+
+def test_the_tensorflow_version_reaches_the_engine(qtbot, dialog):
+    dlg = dialog(tf="")
+    assert "For TensorFlow" not in _explain(qtbot, dlg, CUDNN_LOG)[0].how_to_tell.text()
+    dlg.tf_edit.setText("2.10.1")
+    assert "For TensorFlow 2.10.1" in _explain(qtbot, dlg)[0].how_to_tell.text()
+
+
+def test_macos_is_a_choice_and_changes_the_answer(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=())
+    assert _explain(qtbot, dlg, CUINIT_LOG)[0].finding.code == "no_driver_or_nvidia_smi_missing"
+    dlg.set_os("macos")
+    assert dlg.os_kind() == "macos" and dlg.os_box.currentText() == "macOS"
+    assert _explain(qtbot, dlg)[0].finding.code == "no_nvidia_gpu"
+
+
+def test_the_machine_facts_narrow_the_candidates_and_follow_the_os(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=("checked", "nvidia_gpu", "driver_loaded"))
+    assert dlg.machine_facts() == ["nvidia_gpu", "driver_loaded"]  # never "checked"
+    codes = [c.finding.code for c in _explain(qtbot, dlg, NO_DRIVER_LOG)]
+    assert "no_nvidia_gpu" not in codes  # this computer has one
+    dlg.set_os("windows")  # a log from another computer: the check's facts do not apply
+    assert not dlg.machine_box.isChecked() and dlg.machine_facts() == []
+    assert _explain(qtbot, dlg)[0].finding.code == "no_nvidia_gpu"
+
+
+def test_a_binary_file_is_refused_with_one_line(qtbot, dialog, tmp_path, monkeypatch):
+    dlg = dialog()
+    dlg.log.setPlainText("kept")
+    binary = tmp_path / "model.bin"
+    binary.write_bytes(bytes(range(256)) * 64)
+    monkeypatch.setattr(explain_dialog, "ask_open_path", lambda parent: str(binary))
+    dlg.open_button.click()
+    assert dlg.file_status.text() == (
+        f"{binary} is not a text log (it holds binary data): open the .log or .txt file your "
+        "program wrote, or paste its output.")
+    assert dlg.log.toPlainText() == "kept"
+
+
+def test_a_missing_file_names_the_file_and_the_reason(qtbot, dialog, tmp_path):
+    dlg = dialog()
+    missing = tmp_path / "gone.log"
+    assert not dlg.load_file(str(missing))
+    assert dlg.file_status.text().startswith(f"Cannot read {missing}: ")
+    assert "Traceback" not in dlg.file_status.text()
+
+
+def test_a_log_file_is_read_as_explain_reads_it(qtbot, dialog, tmp_path, monkeypatch):
+    dlg = dialog()
+    log = tmp_path / "train.log"
+    log.write_bytes(b"\xff\xfe" + (CUDNN_LOG + "\r\n").encode("utf-16-le"))  # PowerShell's >
+    monkeypatch.setattr(explain_dialog, "ask_open_path", lambda parent: str(log))
+    dlg.open_button.click()
+    assert dlg.log.toPlainText().strip() == CUDNN_LOG
+    assert dlg.file_status.text() == f"Read {log}."
+    assert _explain(qtbot, dlg)[0].finding.code == "cudnn_missing"
+
+
+def test_a_5_mb_paste_keeps_the_window_responsive(qtbot, dialog):
+    filler = "2026-01-01 12:00:00.000 I training step 1234 loss=0.123 accuracy=0.98 epoch 3\n"
+    text = filler * (5 * 1024 * 1024 // len(filler)) + CUDNN_LOG
+    dlg = dialog()
+    dlg.log.setPlainText(text)
+    ticks = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+    started = time.monotonic()
+    dlg.explain()
+    returned = time.monotonic() - started
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    timer.stop()
+    assert returned < 0.25, returned  # the engine did not run on the GUI thread
+    assert len(ticks) >= 3, ticks  # the event loop kept running meanwhile
+    assert dlg.cards[0].finding.code == "cudnn_missing"
+
+
+def test_closing_while_it_runs_drops_the_answer(qtbot, dialog, workers):
+    filler = "2026-01-01 12:00:00.000 I training step 1234 loss=0.123 accuracy=0.98 epoch 3\n"
+    dlg = dialog()
+    dlg.log.setPlainText(filler * 20000 + CUDNN_LOG)
+    worker = dlg.explain()
+    dlg.close()
+    assert not dlg.is_running()
+    assert worker.wait(WAIT_MS / 1000)
+    qtbot.wait(50)
+    assert dlg.state != DONE and dlg.cards == [] and dlg.findings is None
+
+
+def test_the_language_switch_re_renders_the_answer(qtbot, qapp, dialog):
+    dlg = dialog()
+    _explain(qtbot, dlg, CUDNN_LOG)
+    dlg.tf_edit.setText("2.x")
+    try:
+        assert i18n.install_language(qapp, "zh_CN")
+        qapp.processEvents()
+        first = dlg.cards[0]
+        assert dlg.windowTitle() == "解释错误日志"
+        assert first.ranked_heading.text() == messages.render(
+            messages.msg("explain.text.most_likely"), "zh_CN")
+        assert first.title.text() == messages.render(
+            messages.Message("finding.cudnn_missing.title"), "zh_CN")
+        assert first.how_to_tell.text() == messages.render(
+            messages.msg("explain.text.how_to_tell", step=first.finding.params["how_to_tell"]),
+            "zh_CN")
+        assert dlg.os_box.currentText() == "Windows（本机）"
+        assert "不是版本号" in dlg.tf_reason.text()
+        assert dlg.explain_button.text() == "解释(&E)"
+    finally:
+        i18n.install_language(qapp, "en")
+    qapp.processEvents()
+    assert dlg.cards[0].ranked_heading.text() == "Most likely cause"
+    assert dlg.windowTitle() == "Explain an error log"
+
+
+@pytest.mark.parametrize("profile, os_kind, tf, facts", [
+    ("gui-win-cudnn-missing", "windows", "2.10.0", ["nvidia_gpu", "driver_loaded"]),
+    ("gui-linux-no-gpu", "linux", "", ["no_nvidia_gpu"]),
+])
+def test_the_summary_opens_it_preselected_from_the_checked_machine(
+        qtbot, make_wizard, profile, os_kind, tf, facts):
+    wiz = make_wizard(own_profile(profile))
+    wiz.show()
+    wiz.show_summary()
+    summary = wiz.summary
+    qtbot.waitUntil(lambda: summary.report is not None, timeout=WAIT_MS)
+    button = summary.explain_button
+    assert button.isVisibleTo(wiz) and button.text() == "Explain an error log…"
+    assert button.accessibleName() and "Ctrl+E" in button.toolTip()
+    wiz.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is wiz, timeout=5000)
+    qtbot.keyClick(wiz, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dlg = summary.explain_dialog
+    assert dlg is not None and dlg.isVisible()
+    try:
+        assert dlg.os_kind() == os_kind
+        assert dlg.os_box.currentText().endswith("(this computer)")
+        assert dlg.tf_edit.text() == tf
+        assert dlg.machine_facts() == facts
+        dlg.log.setPlainText(NO_DRIVER_LOG)
+        codes = [c.finding.code for c in _explain(qtbot, dlg)]
+        assert ("no_nvidia_gpu" in codes) == ("no_nvidia_gpu" in facts)
+    finally:
+        dlg.close()

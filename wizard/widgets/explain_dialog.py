@@ -1,0 +1,655 @@
+""""Explain an error log…": the answer of ``gpu-wizard explain`` inside the wizard.
+
+A user pastes what their own program printed (or opens a ``.log``/``.txt``), says which OS and
+which TensorFlow printed it (both preselected from the machine and the environment the wizard
+checked), and gets the ranked findings as cards: the most likely cause first, each with the log
+line it was read from, how to tell it from the others and the fix. The engine is
+:func:`wizard.core.explain.explain_log`; it runs on a worker (a 5 MB paste takes a moment), and
+closing the dialog meanwhile drops its answer. "Copy as text" copies exactly what the CLI prints
+(:func:`wizard.core.explain.findings_text`).
+
+The machine's own facts (:func:`wizard.core.explain.machine_facts`: an NVIDIA GPU listed, a
+driver loaded) narrow the candidates while the log is said to come from this computer. The
+``checked`` fact is never passed: it hides the guesses from a log's silence that the layers
+answer for the probe's own log, and a log pasted from another program has no layer behind it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from wizard import texts
+from wizard.core import explain
+from wizard.core.messages import Message, msg
+from wizard.core.model import Finding
+from wizard.widgets.finding_card import FindingCard, copy_text
+from wizard.workers import FunctionWorker, WorkerError, WorkerManager
+
+OS_CHOICES = ("windows", "linux", "wsl2", "macos", "")
+"""The OS box's values in order; "" lets the log decide (:func:`explain.explain_log`)."""
+EXPLAIN_SHORTCUT = QKeySequence("Ctrl+Return")
+OPEN_SHORTCUT = QKeySequence("Ctrl+E")
+"""Opens the dialog from the summary page."""
+NOTHING_FOUND_COMMAND = "gpu-wizard check"
+_TF_FORM = re.compile(r"^\s*(\d+)\.(\d+)(?:\.\S*)?\s*$")
+
+# states of the answer area
+IDLE, RUNNING, DONE = "idle", "running", "done"
+EMPTY, INVALID, FAILED = "empty", "invalid", "failed"
+
+
+def say(message: Message | str) -> str:
+    return texts.render_message(message)
+
+
+# -- what the dialog asks of core (no widgets) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TfChoice:
+    """The TensorFlow field read: ``version`` for :func:`explain_log` (None: the log decides),
+    ``error`` when the value is refused, ``note`` when it is answered for its series."""
+
+    version: Optional[str] = None
+    error: Optional[Message] = None
+    note: Optional[Message] = None
+
+
+def tables_os(os_kind: str) -> str:
+    """The version tables ``--tf`` is checked against: macOS and "not known" use Linux's (as
+    ``gpu-wizard explain`` does)."""
+    return os_kind if os_kind in ("windows", "wsl2") else "linux"
+
+
+def parse_tf(text: str, os_kind: str) -> TfChoice:
+    """The TensorFlow field, validated as ``explain --tf`` is
+    (:func:`wizard.core.knowledge.parse_tf_query`), with the reason as a message."""
+    from wizard.core import knowledge
+    from wizard.core.knowledge.compat import tf_releases
+
+    given = text.strip()
+    if not given:
+        return TfChoice()
+    tables = tables_os(os_kind)
+    try:
+        query = knowledge.parse_tf_query(given, tables)
+    except ValueError:
+        return TfChoice(error=_tf_reason(given, tables, knowledge, tf_releases))
+    return TfChoice(version=query.text, note=query.note)
+
+
+def _tf_reason(given: str, tables: str, knowledge: Any, tf_releases: Callable) -> Message:
+    known = knowledge.known_tf_versions("linux" if tables == "windows" else tables)
+    newest = knowledge.recommended_tf(tables)
+    bounds = {"first": known[0], "last": known[-1]} if known else {"first": "?", "last": "?"}
+    form = _TF_FORM.match(given)
+    if form is None:
+        return msg("explaingui.tf.not_a_version", given=given,
+                   series=knowledge.series(newest), release=newest, **bounds)
+    series = f"{int(form.group(1))}.{int(form.group(2))}"
+    try:
+        knowledge.parse_tf_query(series, tables)
+    except ValueError:
+        return msg("explaingui.tf.unknown", given=given, **bounds)
+    listed = ", ".join(tf_releases(series, tables))
+    return msg("explaingui.tf.not_a_release", given=given, series=series, listed=listed)
+
+
+def explain_work(text: str, os_kind: Optional[str], tf_version: Optional[str],
+                 machine: Iterable[str]) -> Callable[..., list[Finding]]:
+    """The worker's job: the engine over the log, with what the user said."""
+    facts = [name for name in machine if name != "checked"]
+
+    def work(progress: Callable, cancelled: Callable) -> list[Finding]:
+        return explain.explain_log(text, os_kind or None, tf_version=tf_version, machine=facts)
+
+    return work
+
+
+def session_defaults(session: Any) -> tuple[str, str, list[str]]:
+    """(OS, TensorFlow version, machine facts) of the machine and environment the wizard
+    checked: what the dialog preselects."""
+    from wizard.core.envs import tf_version
+
+    os_kind = getattr(session, "os_kind", "") or ""
+    probe = getattr(session, "probe", None)
+    version = tf_version(probe) if isinstance(probe, dict) else None
+    results = session.results() if hasattr(session, "results") else {}
+    return os_kind, version or "", explain.machine_facts(results)
+
+
+def ask_open_path(parent: QWidget) -> str:
+    """The log file to open ("" when cancelled). Tests replace this function."""
+    logs = say(msg("explaingui.open_filter_logs"))
+    everything = say(msg("explaingui.open_filter_all"))
+    path, _filter = QFileDialog.getOpenFileName(
+        parent, say(msg("explaingui.open_title")), "",
+        f"{logs} (*.log *.txt *.out *.err);;{everything} (*)")
+    return path
+
+
+# -- widgets -------------------------------------------------------------------------------------
+
+
+def _mono_font():
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+
+class ExplainCard(FindingCard):
+    """A finding from a log: the summary's card plus a heading (most likely / also possible),
+    the log line, notes the engine found, and how to tell it from the other candidates. A
+    pasted log has no "Fix it" (its machine was not checked), so no "why not" line either."""
+
+    def __init__(self, finding: Finding, rank: int, parent: QWidget | None = None) -> None:
+        self.rank = rank
+        self.ranked_heading: Optional[QLabel] = None
+        super().__init__(finding, None, parent)
+        # never squeezed below what its wrapped texts need: the answer area scrolls instead
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.ranked_heading = QLabel(self)
+        self.ranked_heading.setObjectName("explain_rank")
+        font = self.ranked_heading.font()
+        font.setBold(True)
+        self.ranked_heading.setFont(font)
+        self.notes = self._wrapped_label()
+        self.log_label = QLabel(self)
+        self.log_line = QLineEdit(self)
+        self.log_line.setObjectName("explain_log_line")
+        self.log_line.setReadOnly(True)
+        self.log_line.setFont(_mono_font())
+        log_row = QHBoxLayout()
+        log_row.addWidget(self.log_label)
+        log_row.addWidget(self.log_line, 1)
+        self.how_to_tell = self._wrapped_label()
+        self.how_to_tell.setObjectName("explain_how_to_tell")
+        layout = self.layout()
+        layout.insertWidget(0, self.ranked_heading)
+        after = layout.indexOf(self.message) + 1
+        layout.insertWidget(after, self.notes)
+        layout.insertLayout(after + 1, log_row)
+        layout.insertWidget(after + 2, self.how_to_tell)
+        self._retranslate_extras()
+
+    def no_fix_reason(self):  # noqa: ANN201 - Optional[Message]
+        return None
+
+    def log_text(self) -> str:
+        evidence = self.finding.evidence
+        return say(evidence).strip() if evidence else ""
+
+    def retranslate_ui(self) -> None:
+        super().retranslate_ui()
+        if self.ranked_heading is not None:
+            self._retranslate_extras()
+
+    def _retranslate_extras(self) -> None:
+        finding = self.finding
+        head = (msg("explain.text.most_likely") if self.rank == 1
+                else msg("explain.text.also_possible", number=self.rank))
+        self.ranked_heading.setText(say(head))
+        notes = [say(note) for note in finding_notes(finding)]
+        self.notes.setText("\n".join(notes))
+        self.notes.setVisible(bool(notes))
+        line = self.log_text()
+        self.log_label.setText(say(msg("explaingui.log_line")))
+        self.log_line.setText(line)
+        self.log_line.setCursorPosition(0)
+        self.log_line.setToolTip(line)
+        self.log_line.setAccessibleName(say(msg("explaingui.log_line_name")))
+        self.log_label.setVisible(bool(line))
+        self.log_line.setVisible(bool(line))
+        tell = finding.params.get("how_to_tell")
+        self.how_to_tell.setText(say(msg("explain.text.how_to_tell", step=tell)) if tell else "")
+        self.how_to_tell.setVisible(tell is not None)
+        self.setAccessibleName(f"{self.ranked_heading.text()}: {self.title.text()}")
+
+
+def finding_notes(finding: Finding) -> list[Message]:
+    """The notes ``gpu-wizard explain`` prints under a finding's message (which library the
+    loader named, which one needs it)."""
+    notes: list[Message] = []
+    params = finding.params
+    detail = params.get("detail")
+    if detail:
+        text = say(detail).strip().lstrip(":：").strip()
+        for opening, closing in (("(", ")"), ("（", "）")):
+            if text.startswith(opening) and text.endswith(closing):
+                text = text[1:-1]
+        if text and text not in texts.finding_message(finding):
+            notes.append(msg("explain.text.note", note=detail))
+    if params.get("needed_by"):
+        notes.append(msg("explain.text.note_needed_by", file=params.get("file"),
+                         needed_by=params["needed_by"]))
+    elif params.get("dependency"):
+        notes.append(msg("explain.text.note_dependency", dependency=params["dependency"],
+                         file=params.get("file")))
+    return notes
+
+
+class ExplainDialog(QDialog):
+    """Paste or open a log, say its OS and TensorFlow, and read the ranked causes."""
+
+    def __init__(self, workers: WorkerManager, os_kind: str = "", tf_version: str = "",
+                 machine: Iterable[str] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("explain_dialog")
+        self.workers = workers
+        self.machine_os = os_kind if os_kind in OS_CHOICES else ""
+        self.machine = [name for name in machine if name != "checked"]
+        self._worker: Optional[FunctionWorker] = None
+        self.findings: Optional[list[Finding]] = None
+        """The last answer (None: none yet)."""
+        self.state = IDLE
+        self._status: Optional[Message] = None
+        self._error: Optional[WorkerError] = None
+        self._file_message: Optional[Message] = None
+        self.cards: list[ExplainCard] = []
+        self.setSizeGripEnabled(True)
+
+        self.intro = QLabel(self)
+        self.intro.setWordWrap(True)
+        self.log_label = QLabel(self)
+        self.log = QPlainTextEdit(self)
+        self.log.setObjectName("explain_log")
+        self.log.setFont(_mono_font())
+        self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.log.setTabChangesFocus(True)
+        self.log.setUndoRedoEnabled(True)
+        self.log_label.setBuddy(self.log)
+        self.open_button = QPushButton(self)
+        self.open_button.setObjectName("explain_open_file")
+        self.open_button.clicked.connect(self.open_file)
+        self.file_status = QLabel(self)
+        self.file_status.setObjectName("explain_file_status")
+        self.file_status.setWordWrap(True)
+        self.file_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignTop)
+        file_row.addWidget(self.file_status, 1)
+
+        self.os_label = QLabel(self)
+        self.os_box = QComboBox(self)
+        self.os_box.setObjectName("explain_os")
+        self.os_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for value in OS_CHOICES:
+            self.os_box.addItem("", value)
+        self.os_box.setCurrentIndex(self.os_box.findData(self.machine_os))
+        self.os_label.setBuddy(self.os_box)
+        self.tf_label = QLabel(self)
+        self.tf_edit = QLineEdit(tf_version, self)
+        self.tf_edit.setObjectName("explain_tf")
+        self.tf_label.setBuddy(self.tf_edit)
+        self.tf_reason = QLabel(self)
+        self.tf_reason.setObjectName("explain_tf_reason")
+        self.tf_reason.setWordWrap(True)
+        self.tf_edit.setMaximumWidth(self.fontMetrics().averageCharWidth() * 24)
+        tf_row = QHBoxLayout()
+        tf_row.addWidget(self.tf_edit)
+        tf_row.addWidget(self.tf_reason, 1)
+        self.machine_box = QCheckBox(self)
+        self.machine_box.setObjectName("explain_machine")
+        self.machine_box.setChecked(bool(self.machine))
+        self.machine_box.setEnabled(bool(self.machine))
+        self.machine_box.setVisible(bool(self.machine))
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form.addRow(self.os_label, self.os_box)
+        form.addRow(self.tf_label, tf_row)
+        form.addRow(self.machine_box)
+
+        self.explain_button = QPushButton(self)
+        self.explain_button.setObjectName("explain_run")
+        self.explain_button.setDefault(False)
+        self.explain_button.setAutoDefault(False)
+        self.explain_button.clicked.connect(self.explain)
+        self.copy_button = QPushButton(self)
+        self.copy_button.setObjectName("explain_copy")
+        self.copy_button.setAutoDefault(False)
+        self.copy_button.clicked.connect(self.copy_answer)
+        self.copy_status = QLabel(self)
+        self.copy_status.setWordWrap(True)
+        actions = QHBoxLayout()
+        actions.addWidget(self.explain_button)
+        actions.addWidget(self.copy_button)
+        actions.addWidget(self.copy_status, 1)
+
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.intro)
+        top_layout.addWidget(self.log_label)
+        top_layout.addWidget(self.log, 1)
+        top_layout.addLayout(file_row)
+        top_layout.addLayout(form)
+        top_layout.addLayout(actions)
+
+        self.status = QLabel(self)
+        self.status.setObjectName("explain_status")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hint = QLabel(self)
+        self.hint.setObjectName("explain_hint")
+        self.hint.setWordWrap(True)
+        self.hint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.answer = QScrollArea(self)
+        self.answer.setObjectName("explain_answer")
+        self.answer.setWidgetResizable(True)
+        self.answer.setFrameShape(QFrame.Shape.StyledPanel)
+        self.answer.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget(self.answer)
+        self.answer_layout = QVBoxLayout(content)
+        self.answer_layout.addWidget(self.status)
+        self.answer_layout.addWidget(self.hint)
+        self.cards_layout = QVBoxLayout()
+        self.answer_layout.addLayout(self.cards_layout)
+        self.answer_layout.addStretch(1)
+        self.answer.setWidget(content)
+        self.answer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.answer)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.buttons.rejected.connect(self.reject)
+        close = self.buttons.button(QDialogButtonBox.StandardButton.Close)
+        close.setAutoDefault(False)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.buttons)
+
+        self.shortcut = QShortcut(EXPLAIN_SHORTCUT, self)
+        self.shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.shortcut.activated.connect(self.explain)
+        self.os_box.currentIndexChanged.connect(self._on_os_changed)
+        self.tf_edit.textChanged.connect(lambda _text: self._show_tf())
+        self.setTabOrder(self.log, self.open_button)
+        self.setTabOrder(self.open_button, self.os_box)
+        self.setTabOrder(self.os_box, self.tf_edit)
+        self.setTabOrder(self.tf_edit, self.machine_box)
+        self.setTabOrder(self.machine_box, self.explain_button)
+        self.setTabOrder(self.explain_button, self.copy_button)
+        self.setTabOrder(self.copy_button, self.answer)
+        self.setTabOrder(self.answer, close)
+        self._fit_to_screen()
+        self.retranslate_ui()
+        self.log.setFocus()
+
+    # -- choices -----------------------------------------------------------------------------
+    def os_kind(self) -> str:
+        """The OS chosen ("" : the log decides)."""
+        return str(self.os_box.currentData() or "")
+
+    def set_os(self, os_kind: str) -> None:
+        self.os_box.setCurrentIndex(self.os_box.findData(os_kind))
+
+    def tf_choice(self) -> TfChoice:
+        return parse_tf(self.tf_edit.text(), self.os_kind())
+
+    def machine_facts(self) -> list[str]:
+        """The machine's facts passed to the engine (none for a log from another computer)."""
+        return list(self.machine) if self.machine_box.isChecked() else []
+
+    def _on_os_changed(self, _index: int) -> None:
+        """Another OS than the checked machine's: the log comes from another computer, whose
+        GPU and driver the check did not see (the user may tick it again)."""
+        if self.machine:
+            self.machine_box.setChecked(self.os_kind() == self.machine_os)
+        self._show_tf()
+
+    def _show_tf(self) -> bool:
+        choice = self.tf_choice()
+        shown = choice.error or choice.note
+        self.tf_reason.setText(say(shown) if shown is not None else "")
+        self.tf_reason.setVisible(shown is not None)
+        colour = "palette(text)" if choice.error is None else "#c62828"
+        self.tf_reason.setStyleSheet(f"color: {colour};")
+        return choice.error is None
+
+    # -- the file ------------------------------------------------------------------------------
+    def open_file(self) -> Optional[str]:
+        path = ask_open_path(self)
+        if path:
+            self.load_file(path)
+        return path or None
+
+    def load_file(self, path: str) -> bool:
+        """Put the log at ``path`` in the box (bounded and decoded as ``explain FILE`` reads it);
+        a file that cannot be read or is no text gives one line naming it."""
+        try:
+            text = explain.read_log_file(path)
+        except explain.NotTextLog:
+            self._file_message = msg("explaingui.file_not_text", file=path)
+        except OSError as exc:
+            self._file_message = msg("explaingui.file_unreadable", file=path,
+                                     reason=exc.strerror or str(exc))
+        else:
+            self.log.setPlainText(text)
+            self._file_message = msg("explaingui.file_loaded", file=path)
+            self._show_file_status()
+            return True
+        self._show_file_status()
+        return False
+
+    def _show_file_status(self) -> None:
+        message = self._file_message
+        self.file_status.setText(say(message) if message is not None else "")
+        failed = message is not None and message.id != "explaingui.file_loaded"
+        self.file_status.setStyleSheet("color: #c62828;" if failed else "")
+
+    # -- work ----------------------------------------------------------------------------------
+    def is_running(self) -> bool:
+        return self._worker is not None
+
+    def explain(self) -> Optional[FunctionWorker]:
+        """Explain the log in the box on a worker (nothing to explain, or a TensorFlow version
+        that is refused: say so instead)."""
+        self._cancel()
+        text = self.log.toPlainText()
+        if not text.strip():
+            self._set_state(EMPTY)
+            self.log.setFocus()
+            return None
+        if not self._show_tf():
+            self._set_state(INVALID)
+            self.tf_edit.setFocus()
+            return None
+        choice = self.tf_choice()
+        work = explain_work(text, self.os_kind(), choice.version, self.machine_facts())
+        self._worker = self.workers.start(work, slots={
+            "sig_result": self._on_result,
+            "sig_error": self._on_error,
+        })
+        self._set_state(RUNNING)
+        return self._worker
+
+    def _from_current(self) -> bool:
+        return self._worker is not None and self.sender() is self._worker.signals
+
+    def _on_result(self, findings: list) -> None:
+        if self._from_current():
+            self._worker, self.findings = None, list(findings)
+            self._set_state(DONE)
+
+    def _on_error(self, error: WorkerError) -> None:
+        if self._from_current():
+            self._worker, self._error, self.findings = None, error, None
+            self._set_state(FAILED)
+
+    def _cancel(self) -> None:
+        """Forget the running explanation (the engine has no stop: its answer is dropped)."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.cancel()
+            for name in ("sig_result", "sig_error"):
+                with contextlib.suppress(RuntimeError, TypeError):
+                    getattr(worker.signals, name).disconnect()
+
+    def done(self, result: int) -> None:  # noqa: D401 - Qt override
+        """Closing (Close, Escape, the window's button) while it runs drops the answer."""
+        self._cancel()
+        super().done(result)
+
+    def closeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt override
+        self._cancel()
+        super().closeEvent(event)
+
+    # -- the answer ------------------------------------------------------------------------------
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        if state != DONE:
+            self.findings = None
+        self.copy_status.setText("")
+        self._show_answer()
+
+    def _clear_cards(self) -> None:
+        for card in self.cards:
+            self.cards_layout.removeWidget(card)
+            card.deleteLater()
+        self.cards = []
+
+    def _show_answer(self) -> None:
+        """The status line, the hint and the cards for the current state."""
+        self._clear_cards()
+        status, hint = self._status_texts()
+        self.status.setText(say(status) if status is not None else "")
+        self.status.setVisible(status is not None)
+        self.hint.setText(say(hint) if hint is not None else "")
+        self.hint.setVisible(hint is not None)
+        findings = self.findings if self.state == DONE else None
+        for rank, finding in enumerate(findings or [], 1):
+            card = ExplainCard(finding, rank, self.answer.widget())
+            self.cards_layout.addWidget(card)
+            self.cards.append(card)
+        self.copy_button.setEnabled(findings is not None)
+        self.explain_button.setEnabled(True)
+
+    def _status_texts(self) -> tuple[Optional[Message], Optional[Message]]:
+        state, findings = self.state, self.findings
+        if state == IDLE:
+            return msg("explaingui.ready", shortcut=_key_text(EXPLAIN_SHORTCUT)), None
+        if state == RUNNING:
+            return msg("explaingui.running"), None
+        if state == EMPTY:
+            return msg("explaingui.empty"), None
+        if state == INVALID:
+            return msg("explaingui.fix_tf"), None
+        if state == FAILED:
+            reason = self._error.text if self._error is not None else ""
+            return msg("explaingui.error", reason=reason), None
+        if not findings:
+            return (msg("explain.text.nothing_found"),
+                    msg("explain.text.nothing_found_hint", command=NOTHING_FOUND_COMMAND))
+        if len(findings) == 1 and findings[0].code == explain.HARMLESS_CODE:
+            return None, msg("explain.text.harmless_hint", command=NOTHING_FOUND_COMMAND)
+        if not explain.decisive(findings):
+            return msg("explain.text.candidates"), None
+        return None, None
+
+    def answer_text(self) -> str:
+        """The answer as ``gpu-wizard explain`` prints it, in the language shown."""
+        from wizard import i18n
+
+        if self.findings is None:
+            return ""
+        return explain.findings_text(self.findings, i18n.current_language())
+
+    def copy_answer(self) -> None:
+        if self.findings is None:
+            return
+        copy_text(self.answer_text())
+        self.copy_status.setText(say(msg("explaingui.copied")))
+
+    # -- looks -----------------------------------------------------------------------------------
+    def _fit_to_screen(self) -> None:
+        """About 130 columns of text wide and 50 lines tall, never more than the screen."""
+        metrics = self.fontMetrics()
+        width, height = metrics.averageCharWidth() * 130, metrics.height() * 50
+        screen = self.screen().availableGeometry() if self.screen() else None
+        if screen is not None:
+            width, height = min(width, int(screen.width() * 0.9)), min(height,
+                                                                       int(screen.height() * 0.9))
+        self.resize(width, height)
+        self.splitter.setSizes([2 * height // 5, 3 * height // 5])
+
+    def retranslate_ui(self) -> None:
+        self.setWindowTitle(say(msg("explaingui.window_title")))
+        self.intro.setText(say(msg("explaingui.intro")))
+        self.log_label.setText(say(msg("explaingui.log_label")))
+        self.log.setPlaceholderText(say(msg("explaingui.log_placeholder")))
+        self.log.setAccessibleName(say(msg("explaingui.log_name")))
+        self.open_button.setText(say(msg("explaingui.open_file")))
+        self.open_button.setAccessibleName(say(msg("explaingui.open_file_name")))
+        self.os_label.setText(say(msg("explaingui.os_label")))
+        for index in range(self.os_box.count()):
+            value = str(self.os_box.itemData(index) or "")
+            name = msg(f"explaingui.os.{value or 'auto'}")
+            if value and value == self.machine_os:
+                name = msg("explaingui.os.this_computer", os=name)
+            self.os_box.setItemText(index, say(name))
+        self.os_box.setAccessibleName(say(msg("explaingui.os_name")))
+        self.tf_label.setText(say(msg("explaingui.tf_label")))
+        self.tf_edit.setPlaceholderText(say(msg("explaingui.tf_placeholder")))
+        self.tf_edit.setToolTip(say(msg("explaingui.tf_tip")))
+        self.tf_edit.setAccessibleName(say(msg("explaingui.tf_name")))
+        self.machine_box.setText(say(msg("explaingui.machine")))
+        self.machine_box.setToolTip(say(msg("explaingui.machine_tip")))
+        self.explain_button.setText(say(msg("explaingui.explain")))
+        tip = say(msg("explaingui.explain_tip", shortcut=_key_text(EXPLAIN_SHORTCUT)))
+        self.explain_button.setToolTip(tip)
+        self.explain_button.setAccessibleName(tip)
+        self.copy_button.setText(say(msg("explaingui.copy")))
+        self.copy_button.setAccessibleName(say(msg("explaingui.copy_name")))
+        self.copy_button.setToolTip(say(msg("explaingui.copy_name")))
+        self.answer.setAccessibleName(say(msg("explaingui.answer_name")))
+        self.copy_status.setText("")
+        self._show_tf()
+        self._show_file_status()
+        self._show_answer()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate_ui()
+        super().changeEvent(event)
+
+
+def _key_text(sequence: QKeySequence) -> str:
+    return sequence.toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def open_for_session(session: Any, workers: WorkerManager,
+                     parent: QWidget | None = None) -> ExplainDialog:
+    """The dialog for the machine the wizard checked, shown (non-blocking: ``open()``)."""
+    os_kind, tf_version, machine = session_defaults(session)
+    dialog = ExplainDialog(workers, os_kind, tf_version, machine, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    dialog.open()
+    return dialog
