@@ -179,12 +179,15 @@ class ExplainCard(FindingCard):
         self.ranked_heading.setFont(font)
         self.notes = self._wrapped_label()
         self.log_label = QLabel(self)
-        self.log_line = QLineEdit(self)
+        # the whole line, wrapped (a program's line is long and its end is what matters); an
+        # unbreakable run is clipped rather than widening the dialog
+        self.log_line = self._wrapped_label()
         self.log_line.setObjectName("explain_log_line")
-        self.log_line.setReadOnly(True)
         self.log_line.setFont(_mono_font())
+        self.log_line.setTextFormat(Qt.TextFormat.PlainText)
+        self.log_line.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         log_row = QHBoxLayout()
-        log_row.addWidget(self.log_label)
+        log_row.addWidget(self.log_label, 0, Qt.AlignmentFlag.AlignTop)
         log_row.addWidget(self.log_line, 1)
         self.how_to_tell = self._wrapped_label()
         self.how_to_tell.setObjectName("explain_how_to_tell")
@@ -218,9 +221,7 @@ class ExplainCard(FindingCard):
         self.notes.setVisible(bool(notes))
         line = self.log_text()
         self.log_label.setText(say(msg("explaingui.log_line")))
-        self.log_line.setText(line)
-        self.log_line.setCursorPosition(0)
-        self.log_line.setToolTip(line)
+        self.log_line.setText(_short(line))
         self.log_line.setAccessibleName(say(msg("explaingui.log_line_name")))
         self.log_label.setVisible(bool(line))
         self.log_line.setVisible(bool(line))
@@ -533,6 +534,7 @@ class ExplainDialog(QDialog):
     def _clear_cards(self) -> None:
         for card in self.cards:
             self.cards_layout.removeWidget(card)
+            card.hide()  # at once: deleteLater waits for the event loop
             card.deleteLater()
         self.cards = []
 
@@ -639,6 +641,11 @@ class ExplainDialog(QDialog):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate_ui()
         super().changeEvent(event)
+
+
+def _short(line: str, limit: int = 300) -> str:
+    """A log line as ``gpu-wizard explain`` shows it: at most ``limit`` characters."""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _key_text(sequence: QKeySequence) -> str:
