@@ -311,3 +311,23 @@ def test_the_summary_opens_it_preselected_from_the_checked_machine(
         assert ("no_nvidia_gpu" in codes) == ("no_nvidia_gpu" in facts)
     finally:
         dlg.close()
+    # closed while explaining a long log: the dialog is deleted, its answer dropped, no error
+    again = summary.open_explain()
+    again.log.setPlainText("I step 1 loss=0.1\n" * 100000 + CUDNN_LOG)
+    worker = again.explain()
+    again.close()
+    assert worker.wait(WAIT_MS / 1000)
+    qtbot.waitUntil(lambda: not wiz.workers.active(), timeout=WAIT_MS)
+    qtbot.wait(50)
+    assert summary.isVisible() and summary.report is not None
+
+
+def test_a_log_with_only_harmless_lines_says_they_are_harmless(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="")
+    numa = ("I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:937] successful NUMA node "
+            "read from SysFS had negative value (-1), but there must be at least one NUMA node, "
+            "so returning NUMA node zero")
+    cards = _explain(qtbot, dlg, numa)
+    assert [card.finding.code for card in cards] == ["numa_or_harmless_warning"]
+    assert dlg.hint.text() == messages.render(messages.msg(
+        "explain.text.harmless_hint", command="gpu-wizard check"))
