@@ -70,7 +70,7 @@ from wizard.resources import load_json  # noqa: E402
 
 OLD_SAMPLES = REPO / "data" / "error-samples.jsonl"
 PARTS = ("old", "dev", "test")
-OS_KINDS = ("windows", "linux", "wsl2")
+OS_KINDS = ("windows", "linux", "wsl2", "macos")
 ERROR_LINE = (
     "2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
     "Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found"

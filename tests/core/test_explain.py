@@ -284,9 +284,11 @@ def test_cudnn_sub_dll_error_126_is_zlibwapi() -> None:
     assert findings[0].params["error_code"] == "126"
 
 
-def test_cudnn_sub_dll_not_located_is_partial_and_127_is_mixed_versions() -> None:
+def test_cudnn_sub_dll_not_located_is_mixed_or_partial_and_127_is_mixed_versions() -> None:
+    # cuDNN's own loader ran from a main library that was found: in the development threads
+    # that library was another package's of another major (PyTorch's wheel beside CTranslate2)
     partial = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your path!"
-    assert top_codes(partial, "windows")[0] == "cudnn_partial_install"
+    assert top_codes(partial, "windows")[:2] == ["cudnn_version_mismatch", "cudnn_partial_install"]
     mixed = "Could not load library cudnn_cnn_infer64_8.dll. Error code 127"
     assert top_codes(mixed, "windows")[0] == "cudnn_version_mismatch"
 

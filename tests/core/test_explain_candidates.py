@@ -577,3 +577,31 @@ def test_round_five_findings_say_what_the_line_means(line: str, words: list[str]
     assert "the package" not in english
     chinese = findings_text([first], "zh_CN")
     assert "{" not in chinese and "the package" not in chinese
+
+
+ERROR_803 = ("RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has "
+             "unsupported display driver / cuda driver combination\n")
+
+
+def test_error_803_reads_what_the_log_and_the_machine_show() -> None:
+    """CUDA error 803: a kernel module not reloaded after a driver update, or the CUDA
+    forward-compatibility libcuda a container image puts on the loader path; the container
+    or the compat folder in the log decides, and a driver ``check`` found too old explains it."""
+    bare = [f.code for f in explain_log(ERROR_803, "linux")]
+    assert bare[:2] == ["nvml_driver_library_mismatch", "wrong_libcuda_loaded"]
+    in_docker = "$ docker run --rm --gpus all vllm/vllm-openai:latest\n" + ERROR_803
+    first = explain_log(in_docker, "linux")[0]
+    assert first.code == "wrong_libcuda_loaded" and first.params["compat"] == "cuda-compat"
+    assert "cuda/compat" in findings_text([first], "en")
+    checked = [f.code for f in explain_log(in_docker, "linux", machine=["driver_too_old"])]
+    assert "wrong_libcuda_loaded" not in checked
+
+
+def test_check_blames_a_driver_too_old_not_a_compat_libcuda() -> None:
+    from wizard.core.diagnose import run_check
+    from wizard.core.host import ReplayHost
+
+    profile = Path(__file__).parents[1] / "profiles" / "linux-driver-470-too-old.json"
+    driver = next(layer for layer in run_check(ReplayHost.from_file(profile)).layers
+                  if layer.layer == "driver")
+    assert [f.code for f in driver.findings] == ["driver_too_old"]

@@ -788,10 +788,12 @@ def _drop_harmless_shapes(facts: dict[str, _Hit], harmless: list[_Hit]) -> None:
         del facts[name]
 
 
-MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded")
+MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "driver_too_old")
 """What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts).
 ``checked``: the machine itself was checked (``check``, the GUI), so candidates guessed from a
-log's silence are left to the layers, which read the versions themselves."""
+log's silence are left to the layers, which read the versions themselves. ``driver_too_old``:
+the driver layer found the driver older than the target's CUDA needs, which explains what
+CUDA then answers (error 803 from a forward-compatibility attempt)."""
 DECISIVE_SCORE = 75
 DECISIVE_GAP = 20
 """A ranking is decisive when its first finding scores at least ``DECISIVE_SCORE`` and leads the
@@ -1508,7 +1510,8 @@ def probe_log_findings(probe: Optional[dict[str, Any]], os_kind: Optional[str] =
 
 def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
     """What the layers below found on the machine itself, as :data:`MACHINE_FACTS` names: an
-    NVIDIA GPU listed (or none at all), a driver loaded (NVML or the kernel module answered)."""
+    NVIDIA GPU listed (or none at all), a driver loaded (NVML or the kernel module answered),
+    a driver too old for the target."""
     facts: list[str] = []
     gpu = results.get("gpu")
     if gpu is not None:
@@ -1520,6 +1523,8 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
     if driver is not None and (driver.facts.get("driver_version")
                                or driver.facts.get("kernel_module_version")):
         facts.append("driver_loaded")
+    if driver is not None and any(f.code == "driver_too_old" for f in driver.findings):
+        facts.append("driver_too_old")
     return facts
 
 
