@@ -1434,6 +1434,7 @@ _HARMLESS_KINDS = {
     "library loaded": "explain.kind.library_loaded",
     "kernel module notes": "explain.kind.kernel_module_notes",
     "CPU memory note": "explain.kind.cpu_memory_note",
+    "CUDA minor version note": "explain.kind.cuda_minor_version",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
