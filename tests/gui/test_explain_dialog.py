@@ -103,7 +103,9 @@ def test_copy_as_text_is_what_the_cli_prints(qtbot, dialog, tmp_path):
     assert dlg.copy_status.text() != ""
 
 
-def test_ctrl_return_explains(qtbot, dialog):
+def test_ctrl_return_explains(qtbot, dialog, monkeypatch):
+    opened = []
+    monkeypatch.setattr(explain_dialog, "ask_open_path", lambda parent: opened.append(1) or "")
     dlg = dialog()
     dlg.log.setPlainText(CUDNN_LOG)
     dlg.activateWindow()
@@ -113,6 +115,11 @@ def test_ctrl_return_explains(qtbot, dialog):
     qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
     assert dlg.cards[0].finding.code == "cudnn_missing"
     assert dlg.log.toPlainText() == CUDNN_LOG  # the key explained, it did not add a line
+    dlg.tf_edit.setText("2.10.1")
+    qtbot.keyClick(dlg.tf_edit, Qt.Key.Key_Return)  # Enter in the version field explains too
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    assert "For TensorFlow 2.10.1" in dlg.cards[0].how_to_tell.text()
+    assert opened == []  # Enter is Explain, never the file dialog
 
 
 def test_the_keyboard_reaches_every_control_in_order(qtbot, dialog):

@@ -285,6 +285,7 @@ class ExplainDialog(QDialog):
         self.log_label.setBuddy(self.log)
         self.open_button = QPushButton(self)
         self.open_button.setObjectName("explain_open_file")
+        self.open_button.setAutoDefault(False)
         self.open_button.clicked.connect(self.open_file)
         self.file_status = QLabel(self)
         self.file_status.setObjectName("explain_file_status")
@@ -326,8 +327,9 @@ class ExplainDialog(QDialog):
 
         self.explain_button = QPushButton(self)
         self.explain_button.setObjectName("explain_run")
-        self.explain_button.setDefault(False)
-        self.explain_button.setAutoDefault(False)
+        # Enter in a field (the version, the OS) explains; never "Open file…", which QDialog
+        # would otherwise make the default as the first auto-default button
+        self.explain_button.setDefault(True)
         self.explain_button.clicked.connect(self.explain)
         self.copy_button = QPushButton(self)
         self.copy_button.setObjectName("explain_copy")
