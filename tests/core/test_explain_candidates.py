@@ -597,11 +597,16 @@ def test_error_803_reads_what_the_log_and_the_machine_show() -> None:
     assert "wrong_libcuda_loaded" not in checked
 
 
-def test_check_blames_a_driver_too_old_not_a_compat_libcuda() -> None:
+@pytest.mark.parametrize(("profile", "code"), [
+    ("linux-driver-470-too-old", "driver_too_old"),
+    ("linux-driver-library-mismatch", "nvml_driver_library_mismatch"),
+])
+def test_check_blames_the_driver_it_read_not_a_compat_libcuda(profile: str, code: str) -> None:
+    """Both profiles' logs show CUDA error 803; the driver layer read its cause."""
     from wizard.core.diagnose import run_check
     from wizard.core.host import ReplayHost
 
-    profile = Path(__file__).parents[1] / "profiles" / "linux-driver-470-too-old.json"
-    driver = next(layer for layer in run_check(ReplayHost.from_file(profile)).layers
+    path = Path(__file__).parents[1] / "profiles" / f"{profile}.json"
+    driver = next(layer for layer in run_check(ReplayHost.from_file(path)).layers
                   if layer.layer == "driver")
-    assert [f.code for f in driver.findings] == ["driver_too_old"]
+    assert [f.code for f in driver.findings] == [code]

@@ -788,12 +788,14 @@ def _drop_harmless_shapes(facts: dict[str, _Hit], harmless: list[_Hit]) -> None:
         del facts[name]
 
 
-MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "driver_too_old")
+MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "driver_too_old",
+                 "driver_library_mismatch")
 """What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts).
 ``checked``: the machine itself was checked (``check``, the GUI), so candidates guessed from a
-log's silence are left to the layers, which read the versions themselves. ``driver_too_old``:
-the driver layer found the driver older than the target's CUDA needs, which explains what
-CUDA then answers (error 803 from a forward-compatibility attempt)."""
+log's silence are left to the layers, which read the versions themselves. ``driver_too_old``,
+``driver_library_mismatch``: the driver layer found the driver older than the target's CUDA
+needs, or its library and kernel module of different versions, which explains what CUDA then
+answers (error 803) better than a guess from the log."""
 DECISIVE_SCORE = 75
 DECISIVE_GAP = 20
 """A ranking is decisive when its first finding scores at least ``DECISIVE_SCORE`` and leads the
@@ -1512,7 +1514,7 @@ def probe_log_findings(probe: Optional[dict[str, Any]], os_kind: Optional[str] =
 def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
     """What the layers below found on the machine itself, as :data:`MACHINE_FACTS` names: an
     NVIDIA GPU listed (or none at all), a driver loaded (NVML or the kernel module answered),
-    a driver too old for the target."""
+    a driver too old for the target, a driver library that is not the kernel module's version."""
     facts: list[str] = []
     gpu = results.get("gpu")
     if gpu is not None:
@@ -1524,8 +1526,11 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
     if driver is not None and (driver.facts.get("driver_version")
                                or driver.facts.get("kernel_module_version")):
         facts.append("driver_loaded")
-    if driver is not None and any(f.code == "driver_too_old" for f in driver.findings):
+    shown = {f.code for f in driver.findings} if driver is not None else set()
+    if "driver_too_old" in shown:
         facts.append("driver_too_old")
+    if "nvml_driver_library_mismatch" in shown:
+        facts.append("driver_library_mismatch")
     return facts
 
 
