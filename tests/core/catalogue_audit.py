@@ -45,7 +45,7 @@ OK API SDK CLI GUI JSON URL HTTP HTTPS SSH ROCm AMD Intel Arc Iris UHD Radeon St
 Docker Podman Kubernetes container toolkit Container Toolkit Toolkit runtime Runtime
 exe bin lib include lib64 dev uvm modprobe sudo apt dnf yum usermod video render initramfs
 Program Files ProgramData System32 SysWOW64 Scripts Library mingw usr local opt proc driver
-tf tf_keras and cuda cu11 cu12 cu13 py launcher PEP Tesla GeForce Quadro RTX GTX TITAN Max Q
+tf tf_keras and cuda cu11 cu12 cu13 py launcher PEP Tesla GeForce Quadro RTX GTX TITAN Max Q Jetson
 Laptop Mobile LD ldconfig where setx reg REG_SZ REG_EXPAND_SZ HKLM HKCU Path Environment
 activate deactivate install uninstall import bit batch size wheel tar zip UAC true false
 Blackwell Hopper Ada Ampere Turing Volta Pascal Maxwell Kepler
