@@ -9,7 +9,6 @@ Usage: python scripts/bench_screenshots.py [--langs en zh_CN] [--out DIR]
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -21,20 +20,15 @@ WINDOW_SIZE = (1040, 900)
 
 
 def render(lang: str, out_dir: Path) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
-    from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtWidgets import QApplication
+    from _per_language import screenshot_app
 
     from wizard import app as wizard_app
     from wizard import i18n
     from wizard.core.host import ReplayHost
     from wizard.pages.ids import PageId
 
-    QCoreApplication.setOrganizationName("GPU Setup Wizard Screenshots")
-    QCoreApplication.setApplicationName("screenshots")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app = screenshot_app()
     wizard = wizard_app.build_wizard(ReplayHost.from_file(PROFILE), app, language=lang)
     if i18n.current_language() != lang:
         print(f"bench_screenshots: cannot load the {lang} catalogue", file=sys.stderr)

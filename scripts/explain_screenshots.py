@@ -42,22 +42,15 @@ def real_log() -> str:
 
 
 def render(lang: str, scale: int, out_dir: Path) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
-    from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtWidgets import QApplication
+    from _per_language import language_installed, screenshot_app
 
     from wizard import app as wizard_app
-    from wizard import i18n
     from wizard.core.host import ReplayHost
     from wizard.widgets import explain_dialog
 
-    QCoreApplication.setOrganizationName("GPU Setup Wizard Screenshots")
-    QCoreApplication.setApplicationName("screenshots")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    if not i18n.install_language(app, lang):
-        print(f"explain_screenshots: cannot load the {lang} catalogue", file=sys.stderr)
+    app = screenshot_app()
+    if not language_installed("explain_screenshots", app, lang):
         return 2
     out_dir.mkdir(parents=True, exist_ok=True)
     tag = lang if scale == 1 else f"{lang}-{scale * 100}pct"

@@ -42,21 +42,15 @@ def render(lang: str, out_dir: Path) -> int:
     work = Path(tempfile.mkdtemp(prefix="gpu-wizard-shots-"))
     os.environ["GPU_WIZARD_STATE_DIR"] = str(work / "state")
     import fix_archives as fa
-    from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtWidgets import QApplication
+    from _per_language import language_installed, screenshot_app
 
-    from wizard import i18n
     from wizard.core.host import LocalHost, ReplayHost
     from wizard.core.model import Finding, Fix
     from wizard.widgets import fix_dialog
     from wizard.workers import WorkerManager
 
-    QCoreApplication.setOrganizationName("GPU Setup Wizard Screenshots")
-    QCoreApplication.setApplicationName("screenshots")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
-    if not i18n.install_language(app, lang):
-        print(f"fix_screenshots: cannot load the {lang} catalogue", file=sys.stderr)
+    app = screenshot_app()
+    if not language_installed("fix_screenshots", app, lang):
         return 2
     out_dir.mkdir(parents=True, exist_ok=True)
     workers = WorkerManager()

@@ -174,16 +174,11 @@ def wait_until_settled(app, wizard, timeout: float = PAGE_TIMEOUT_S) -> bool:
 
 
 def render(profile: str, profile_file: Path, lang: str, scale: int, out_dir: Path) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtWidgets import QApplication
+    from _per_language import screenshot_app
 
     from wizard import i18n
 
-    QCoreApplication.setOrganizationName("GPU Setup Wizard Screenshots")
-    QCoreApplication.setApplicationName("screenshots")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app = screenshot_app()
     wizard = build_wizard(profile_file, app, lang)
     if i18n.current_language() != lang:
         print(f"screenshots: cannot load the {lang} catalogue", file=sys.stderr)
