@@ -49,7 +49,7 @@ the new development logs scored 45/87 = 51.7% before any tuning on them, 62/87 a
 Round 7 (37 more logs from clusters, clouds, Jetson boards and desktop apps, 8 dropped before any
 was explained; signatures for +cpu PyTorch versions, Jetson's placeholder libraries, docker
 compose's log prefix, last resorts for Windows DLLs that do not load): the new development logs
-scored 16/25 = 64.0% before any tuning on them, 21/25 after. Dev 525/653 = 80.4% (86.5%), dev
+scored 16/25 = 64.0% before any tuning on them, 21/25 after. Dev 523/653 = 80.1% (86.5%), dev
 leave-thread-out 415/653 = 63.6%, old 48/51 (51/51). Test, read once more (the session's second
 reading): 217/303 = 71.6% (80.5%); rounds 1-3 101/136, round 4 57/74, round 5 27/44, round 6
 26/37, round 7 6/12; 5 MB log 0.65 s.
