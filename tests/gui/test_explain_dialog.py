@@ -338,3 +338,30 @@ def test_a_log_with_only_harmless_lines_says_they_are_harmless(qtbot, dialog):
     assert [card.finding.code for card in cards] == ["numa_or_harmless_warning"]
     assert dlg.hint.text() == messages.render(messages.msg(
         "explain.text.harmless_hint", command="gpu-wizard check"))
+
+
+def test_the_first_page_opens_it_before_any_check(qtbot, make_wizard):
+    """An error message the user already has needs no checks: the first page offers the
+    dialog, and Ctrl+E opens it there with nothing checked yet (no machine facts)."""
+    wiz = make_wizard(own_profile("gui-win-cudnn-missing"))
+    wiz.show()
+    intro = wiz.intro
+    assert wiz.currentPage() is intro
+    assert intro.explain_button.isVisibleTo(wiz)
+    assert intro.explain_button.text() == "Explain an error log…"
+    assert "Ctrl+E" in intro.explain_hint.text() and "Ctrl+E" in intro.explain_button.toolTip()
+    wiz.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is wiz, timeout=5000)
+    qtbot.keyClick(wiz, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dlg = wiz.explain_dialog
+    assert dlg is not None and dlg.isVisible()
+    try:
+        assert dlg.os_kind() == "windows"
+        assert dlg.machine_facts() == [] and not dlg.machine_box.isVisibleTo(dlg)
+        assert _explain(qtbot, dlg, CUDNN_LOG)[0].finding.code == "cudnn_missing"
+    finally:
+        dlg.close()
+    qtbot.mouseClick(intro.explain_button, Qt.MouseButton.LeftButton)
+    again = wiz.explain_dialog
+    assert again is not None and again is not dlg and again.isVisible()
+    again.close()

@@ -6,19 +6,24 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QWidget,
 )
 
 from wizard import texts
+from wizard.core.messages import msg
 from wizard.core.session import CheckSession
 from wizard.pages.base import WizardPageBase
 from wizard.pages.ids import PageId
+from wizard.widgets.explain_dialog import OPEN_SHORTCUT
 
 AUTO = ""
 """The target item meaning "the version installed in the chosen environment"."""
@@ -49,6 +54,7 @@ class IntroPage(WizardPageBase):
         current_language: str,
         on_language: Optional[Callable[[str], None]] = None,
         parent: QWidget | None = None,
+        open_explain: Optional[Callable[[], object]] = None,
     ) -> None:
         super().__init__(session, parent)
         self._on_language = on_language
@@ -96,6 +102,21 @@ class IntroPage(WizardPageBase):
         self.safety = QLabel(self)
         self.safety.setWordWrap(True)
         self.body.addWidget(self.safety)
+        # an error message the user already has is explained without the checks (Ctrl+E on
+        # every page; the summary's dialog knows the checked machine too)
+        self.explain_hint = QLabel(self)
+        self.explain_hint.setWordWrap(True)
+        self.explain_button = QPushButton(self)
+        self.explain_button.setObjectName("intro_explain_error_log")
+        self.explain_button.setAutoDefault(False)
+        self.explain_button.setVisible(open_explain is not None)
+        self.explain_hint.setVisible(open_explain is not None)
+        if open_explain is not None:
+            self.explain_button.clicked.connect(open_explain)
+        explain_row = QHBoxLayout()
+        explain_row.addWidget(self.explain_hint, 1)
+        explain_row.addWidget(self.explain_button, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.body.addLayout(explain_row)
         self.body.addStretch(1)
 
         try:
@@ -217,4 +238,11 @@ class IntroPage(WizardPageBase):
         self.target.setAccessibleName(self.tr("Target TensorFlow version"))
         self.safety.setText(self.tr("The checks only read: nothing on this computer is "
                                     "changed."))
+        self.explain_hint.setText(texts.render_message(msg("explaingui.intro_hint")))
+        self.explain_button.setText(texts.render_message(msg("explaingui.button")))
+        self.explain_button.setAccessibleName(
+            texts.render_message(msg("explaingui.button_name")))
+        self.explain_button.setToolTip(texts.render_message(msg(
+            "explaingui.button_tip",
+            shortcut=OPEN_SHORTCUT.toString(QKeySequence.SequenceFormat.NativeText))))
         self._fill_targets()

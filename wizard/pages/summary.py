@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -30,6 +30,7 @@ from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, Report
 from wizard.core.session import CheckSession
 from wizard.pages.base import WizardPageBase
 from wizard.widgets import fix_tasks
+from wizard.widgets.explain_dialog import OPEN_SHORTCUT
 from wizard.widgets.finding_card import FindingCard, copy_text
 from wizard.widgets.progress import ProgressArea
 from wizard.widgets.status import RUNNING, StatusBadge, status_icon
@@ -126,15 +127,12 @@ class SummaryPage(WizardPageBase):
         self.save_button = QPushButton(self.export_box)
         self.save_button.clicked.connect(self._on_save_clicked)
         self.export_status = QLabel(self.export_box)
-        # "Explain an error log…" (Ctrl+E): a log from the user's own program, explained with
-        # what this check found (wizard/widgets/explain_dialog.py)
+        # "Explain an error log…" (Ctrl+E, the wizard's shortcut): a log from the user's own
+        # program, explained with what this check found (wizard/widgets/explain_dialog.py)
         self.explain_button = QPushButton(self.export_box)
         self.explain_button.setObjectName("explain_error_log")
         self.explain_button.clicked.connect(self.open_explain)
         self.explain_dialog = None
-        self.explain_shortcut = QShortcut(QKeySequence("Ctrl+E"), self)
-        self.explain_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        self.explain_shortcut.activated.connect(self.open_explain)
         export.addWidget(self.copy_button)
         export.addWidget(self.save_button)
         export.addWidget(self.explain_button)
@@ -547,8 +545,8 @@ class SummaryPage(WizardPageBase):
         self.explain_button.setText(texts.render_message(msg("explaingui.button")))
         self.explain_button.setAccessibleName(texts.render_message(msg("explaingui.button_name")))
         self.explain_button.setToolTip(texts.render_message(msg(
-            "explaingui.button_tip", shortcut=self.explain_shortcut.key().toString(
-                QKeySequence.SequenceFormat.NativeText))))
+            "explaingui.button_tip",
+            shortcut=OPEN_SHORTCUT.toString(QKeySequence.SequenceFormat.NativeText))))
         self.export_status.setText("")
         self.monitor_button.setText(texts.render_message(msg("monitor.button.open")))
         self.monitor_button.setAccessibleName(self.monitor_button.text())

@@ -6,8 +6,8 @@ import logging
 import sys
 from typing import Callable, Optional
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSize
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
+from PySide6.QtGui import QCloseEvent, QShortcut
 from PySide6.QtWidgets import QWidget, QWizard
 
 from wizard.core.model import LAYERS, Finding
@@ -19,6 +19,7 @@ from wizard.pages.layer_page import LayerPage
 from wizard.pages.monitor_page import MonitorPage
 from wizard.pages.summary import SummaryPage
 from wizard.pages.tensorflow_page import TensorFlowPage
+from wizard.widgets import explain_dialog
 from wizard.workers import WorkerManager
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,7 @@ class SetupWizard(QWizard):
             languages or [("en", "English")],
             language,
             on_language,
+            open_explain=self.open_explain,
         )
         self.setPage(PageId.INTRO, self.intro)
         self.layer_pages: dict[str, LayerPage] = {}
@@ -93,12 +95,25 @@ class SetupWizard(QWizard):
         back_button.clicked.disconnect()
         back_button.clicked.connect(self.back)
         self._shut_down = False
+        # Ctrl+E on every page: explain an error log the user pastes
+        self.explain_dialog: Optional[explain_dialog.ExplainDialog] = None
+        self.explain_shortcut = QShortcut(explain_dialog.OPEN_SHORTCUT, self)
+        self.explain_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.explain_shortcut.activated.connect(self.open_explain)
         self.retranslate_ui()
         # Probing Python environments takes seconds on a real machine: start it while the user
         # reads the first page. Its errors reappear (as an error card) on the first layer page.
         if start_page != "monitor":
             self.workers.start(session.prefetch_environment,
                                slots={"sig_error": _reported_later})
+
+    def open_explain(self) -> Optional[explain_dialog.ExplainDialog]:
+        """"Explain an error log…": on the summary, its dialog (the checked machine's facts);
+        elsewhere one with what has been checked so far (nothing, on the first page)."""
+        if self.currentPage() is self.summary:
+            return self.summary.open_explain()
+        self.explain_dialog = explain_dialog.open_for_session(self.session, self.workers, self)
+        return self.explain_dialog
 
     # -- navigation -----------------------------------------------------------------------------
     def show_layer(self, layer: str) -> None:
