@@ -238,11 +238,12 @@ class IntroPage(WizardPageBase):
         self.target.setAccessibleName(self.tr("Target TensorFlow version"))
         self.safety.setText(self.tr("The checks only read: nothing on this computer is "
                                     "changed."))
-        self.explain_hint.setText(texts.render_message(msg("explaingui.intro_hint")))
+        shortcut = OPEN_SHORTCUT.toString(QKeySequence.SequenceFormat.NativeText)
+        self.explain_hint.setText(texts.render_message(msg("explaingui.intro_hint",
+                                                           shortcut=shortcut)))
         self.explain_button.setText(texts.render_message(msg("explaingui.button")))
         self.explain_button.setAccessibleName(
             texts.render_message(msg("explaingui.button_name")))
-        self.explain_button.setToolTip(texts.render_message(msg(
-            "explaingui.button_tip",
-            shortcut=OPEN_SHORTCUT.toString(QKeySequence.SequenceFormat.NativeText))))
+        self.explain_button.setToolTip(texts.render_message(msg("explaingui.button_tip",
+                                                                shortcut=shortcut)))
         self._fill_targets()
