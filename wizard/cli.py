@@ -280,9 +280,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     tf_version = getattr(args, "tf", None)
     if tf_version is not None:
         try:  # strictly, as `check --tf`: a release or series in the tables
-            # macOS has no table of its own: its TensorFlow releases are Linux's numbers
-            tables_os = args.os if args.os in ("windows", "wsl2") else "linux"
-            tf_version = knowledge.parse_tf_query(tf_version, tables_os).text
+            tf_version = knowledge.parse_tf_query(tf_version, knowledge.tables_os(args.os)).text
         except ValueError as exc:
             print(f"gpu-wizard explain: {exc}", file=sys.stderr)
             return EXIT_ERROR

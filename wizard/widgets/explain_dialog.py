@@ -81,12 +81,6 @@ class TfChoice:
     note: Optional[Message] = None
 
 
-def tables_os(os_kind: str) -> str:
-    """The version tables ``--tf`` is checked against: macOS and "not known" use Linux's (as
-    ``gpu-wizard explain`` does)."""
-    return os_kind if os_kind in ("windows", "wsl2") else "linux"
-
-
 def parse_tf(text: str, os_kind: str) -> TfChoice:
     """The TensorFlow field, validated as ``explain --tf`` is
     (:func:`wizard.core.knowledge.parse_tf_query`), with the reason as a message."""
@@ -96,7 +90,7 @@ def parse_tf(text: str, os_kind: str) -> TfChoice:
     given = text.strip()
     if not given:
         return TfChoice()
-    tables = tables_os(os_kind)
+    tables = knowledge.tables_os(os_kind)
     try:
         query = knowledge.parse_tf_query(given, tables)
     except ValueError:

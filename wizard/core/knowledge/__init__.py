@@ -34,6 +34,7 @@ from wizard.core.knowledge.compat import (
     parse_tf_query,
     public_text,
     recommended_tf,
+    tables_os,
     tf_requirement,
     tf_versions_for_cuda,
 )
@@ -85,6 +86,7 @@ __all__ = [
     "public_text",
     "python_supported",
     "recommended_tf",
+    "tables_os",
     "series",
     "try_parse_version",
     "tf_requirement",

@@ -85,6 +85,12 @@ def check_os_kind(os_kind: str) -> str:
     return os_kind
 
 
+def tables_os(os_kind: str | None) -> str:
+    """The tables a TensorFlow version named for ``os_kind`` is checked against: macOS and an
+    OS not known use Linux's (``explain --tf``, the GUI's explain dialog)."""
+    return os_kind if os_kind in ("windows", "wsl2") else "linux"
+
+
 # --- TensorFlow -------------------------------------------------------------------------------
 
 
