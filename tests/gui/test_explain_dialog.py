@@ -289,6 +289,13 @@ def test_the_language_switch_re_renders_the_answer(qtbot, qapp, dialog):
     assert dlg.windowTitle() == "Explain an error log"
 
 
+def _press_ctrl_e(qtbot, wiz):
+    """The wizard's shortcut for the dialog, with the wizard the active window."""
+    wiz.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is wiz, timeout=5000)
+    qtbot.keyClick(wiz, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+
+
 @pytest.mark.parametrize("profile, os_kind, tf, facts", [
     ("gui-win-cudnn-missing", "windows", "2.10.0", ["nvidia_gpu", "driver_loaded"]),
     ("gui-linux-no-gpu", "linux", "", ["no_nvidia_gpu"]),
@@ -303,9 +310,7 @@ def test_the_summary_opens_it_preselected_from_the_checked_machine(
     button = summary.explain_button
     assert button.isVisibleTo(wiz) and button.text() == "Explain an error log…"
     assert button.accessibleName() and "Ctrl+E" in button.toolTip()
-    wiz.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is wiz, timeout=5000)
-    qtbot.keyClick(wiz, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    _press_ctrl_e(qtbot, wiz)
     dlg = summary.explain_dialog
     assert dlg is not None and dlg.isVisible()
     try:
@@ -350,9 +355,7 @@ def test_the_first_page_opens_it_before_any_check(qtbot, make_wizard):
     assert intro.explain_button.isVisibleTo(wiz)
     assert intro.explain_button.text() == "Explain an error log…"
     assert "Ctrl+E" in intro.explain_hint.text() and "Ctrl+E" in intro.explain_button.toolTip()
-    wiz.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is wiz, timeout=5000)
-    qtbot.keyClick(wiz, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    _press_ctrl_e(qtbot, wiz)
     dlg = wiz.explain_dialog
     assert dlg is not None and dlg.isVisible()
     try:
