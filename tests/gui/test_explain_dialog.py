@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from wizard import i18n, texts
-from wizard.core import messages
+from wizard.core import explain, messages
 from wizard.widgets import explain_dialog
 from wizard.widgets.explain_dialog import DONE, EMPTY, INVALID, ExplainDialog
 
@@ -287,6 +287,25 @@ def test_the_language_switch_re_renders_the_answer(qtbot, qapp, dialog):
     qapp.processEvents()
     assert dlg.cards[0].ranked_heading.text() == "Most likely cause"
     assert dlg.windowTitle() == "Explain an error log"
+
+
+def test_a_cards_notes_are_the_clis_in_either_language(qtbot, qapp, dialog):
+    """The note under a finding's message (its detail) reads as ``gpu-wizard explain`` prints
+    it, in English and in Chinese (one explain.finding_notes for both)."""
+    amd_only = _variant("no_nvidia_gpu", "Radeon RX 580")
+    dlg = dialog(machine=())
+    finding = _explain(qtbot, dlg, amd_only)[0].finding
+    try:
+        for lang in ("en", "zh_CN"):
+            cli = explain.findings_text([finding], lang)
+            note = next(line[2:] for line in cli.splitlines()
+                        if line.startswith("  ") and "AMD" in line)
+            assert i18n.install_language(qapp, lang)
+            qtbot.waitUntil(lambda note=note: bool(dlg.cards)
+                            and dlg.cards[0].notes.text() == note
+                            and dlg.cards[0].notes.isVisible(), timeout=WAIT_MS)
+    finally:
+        i18n.install_language(qapp, "en")
 
 
 def _press_ctrl_e(qtbot, wiz):

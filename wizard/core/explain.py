@@ -1383,14 +1383,14 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
 
     if not findings:
         return "\n".join([say("explain.text.nothing_found"),
-                          say("explain.text.nothing_found_hint", command="gpu-wizard check")])
+                          say("explain.text.nothing_found_hint", command=NEXT_STEP_COMMAND)])
     if len(findings) == 1 and findings[0].code == HARMLESS_CODE:
         only = findings[0]
         kinds = [_harmless_kind(kind) for kind in only.params.get("kinds", [])]
         return "\n".join([
             say("explain.text.only_harmless", kinds=kinds),
-            "  " + say("explain.text.log", line=_short(render(only.evidence, lang))),
-            say("explain.text.harmless_hint", command="gpu-wizard check"),
+            "  " + say("explain.text.log", line=short_line(render(only.evidence, lang))),
+            say("explain.text.harmless_hint", command=NEXT_STEP_COMMAND),
         ])
     out = [] if decisive(findings) else [say("explain.text.candidates"), ""]
     for number, finding in enumerate(findings, 1):
@@ -1399,20 +1399,11 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
         out.append(say("explain.text.heading", head=head, title=finding.title(lang),
                        severity=_named("explain.severity", finding.severity),
                        layer=_named("explain.layer", finding.layer)))
-        message = finding.message(lang)
-        out.append(f"  {message}")
-        note = _note(messages.render(finding.params.get("detail"), lang))
-        if note and note not in message:
-            out.append("  " + say("explain.text.note", note=note))
-        if finding.params.get("needed_by"):
-            out.append("  " + say("explain.text.note_needed_by", file=finding.params.get("file"),
-                                  needed_by=finding.params["needed_by"]))
-        elif finding.params.get("dependency"):
-            out.append("  " + say("explain.text.note_dependency",
-                                  dependency=finding.params["dependency"],
-                                  file=finding.params.get("file")))
+        out.append(f"  {finding.message(lang)}")
+        out.extend("  " + messages.render(note, lang) for note in finding_notes(finding, lang))
         if finding.evidence:
-            out.append("  " + say("explain.text.log", line=_short(render(finding.evidence, lang))))
+            out.append("  " + say("explain.text.log",
+                                  line=short_line(render(finding.evidence, lang))))
         if finding.params.get("how_to_tell") is not None:
             out.append("  " + say("explain.text.how_to_tell", step=finding.params["how_to_tell"]))
         out.append("  " + say("explain.text.fix", fix=finding.fix_summary(lang)))
@@ -1467,6 +1458,28 @@ def _steps_text(steps: tuple[Step, ...], lang: str = DEFAULT_LANGUAGE) -> list[s
     return lines
 
 
+NEXT_STEP_COMMAND = "gpu-wizard check"
+"""What to run when a log names no cause: the check reads the machine itself."""
+
+
+def finding_notes(finding: Finding, lang: str = DEFAULT_LANGUAGE) -> list[Message]:
+    """The notes shown under a finding's message, in ``lang``: its ``detail`` where the message
+    does not say it already, and which file needs the missing library (or which dependency it
+    lacks). The CLI's text and the GUI's explain dialog both show them."""
+    params = finding.params
+    notes: list[Message] = []
+    note = _note(messages.render(params.get("detail"), lang))
+    if note and note not in finding.message(lang):
+        notes.append(msg("explain.text.note", note=note))
+    if params.get("needed_by"):
+        notes.append(msg("explain.text.note_needed_by", file=params.get("file"),
+                         needed_by=params["needed_by"]))
+    elif params.get("dependency"):
+        notes.append(msg("explain.text.note_dependency", dependency=params["dependency"],
+                         file=params.get("file")))
+    return notes
+
+
 def _note(detail: Any) -> str:
     """A ``detail`` (rendered) as a sentence of its own (some are written to follow a message:
     ``" (inside a container ...)"`` or ``": Docker has no ..."``)."""
@@ -1477,7 +1490,8 @@ def _note(detail: Any) -> str:
     return text
 
 
-def _short(line: str, limit: int = 300) -> str:
+def short_line(line: str, limit: int = 300) -> str:
+    """A log line as ``explain`` shows it: at most ``limit`` characters."""
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 

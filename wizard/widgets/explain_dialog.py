@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from wizard import texts
+from wizard import i18n, texts
 from wizard.core import explain
 from wizard.core.messages import Message, msg
 from wizard.core.model import Finding
@@ -56,7 +56,6 @@ OS_CHOICES = ("windows", "linux", "wsl2", "macos", "")
 EXPLAIN_SHORTCUT = QKeySequence("Ctrl+Return")
 OPEN_SHORTCUT = QKeySequence("Ctrl+E")
 """Opens the dialog from the summary page."""
-NOTHING_FOUND_COMMAND = "gpu-wizard check"
 _TF_FORM = re.compile(r"^\s*(\d+)\.(\d+)(?:\.\S*)?\s*$")
 
 # states of the answer area
@@ -210,12 +209,12 @@ class ExplainCard(FindingCard):
         head = (msg("explain.text.most_likely") if self.rank == 1
                 else msg("explain.text.also_possible", number=self.rank))
         self.ranked_heading.setText(say(head))
-        notes = [say(note) for note in finding_notes(finding)]
+        notes = [say(note) for note in explain.finding_notes(finding, i18n.current_language())]
         self.notes.setText("\n".join(notes))
         self.notes.setVisible(bool(notes))
         line = self.log_text()
         self.log_label.setText(say(msg("explaingui.log_line")))
-        self.log_line.setText(_short(line))
+        self.log_line.setText(explain.short_line(line))
         self.log_line.setAccessibleName(say(msg("explaingui.log_line_name")))
         self.log_label.setVisible(bool(line))
         self.log_line.setVisible(bool(line))
@@ -223,28 +222,6 @@ class ExplainCard(FindingCard):
         self.how_to_tell.setText(say(msg("explain.text.how_to_tell", step=tell)) if tell else "")
         self.how_to_tell.setVisible(tell is not None)
         self.setAccessibleName(f"{self.ranked_heading.text()}: {self.title.text()}")
-
-
-def finding_notes(finding: Finding) -> list[Message]:
-    """The notes ``gpu-wizard explain`` prints under a finding's message (which library the
-    loader named, which one needs it)."""
-    notes: list[Message] = []
-    params = finding.params
-    detail = params.get("detail")
-    if detail:
-        text = say(detail).strip().lstrip(":：").strip()
-        for opening, closing in (("(", ")"), ("（", "）")):
-            if text.startswith(opening) and text.endswith(closing):
-                text = text[1:-1]
-        if text and text not in texts.finding_message(finding):
-            notes.append(msg("explain.text.note", note=detail))
-    if params.get("needed_by"):
-        notes.append(msg("explain.text.note_needed_by", file=params.get("file"),
-                         needed_by=params["needed_by"]))
-    elif params.get("dependency"):
-        notes.append(msg("explain.text.note_dependency", dependency=params["dependency"],
-                         file=params.get("file")))
-    return notes
 
 
 class ExplainDialog(QDialog):
@@ -565,9 +542,9 @@ class ExplainDialog(QDialog):
             return msg("explaingui.error", reason=reason), None
         if not findings:
             return (msg("explain.text.nothing_found"),
-                    msg("explain.text.nothing_found_hint", command=NOTHING_FOUND_COMMAND))
+                    msg("explain.text.nothing_found_hint", command=explain.NEXT_STEP_COMMAND))
         if len(findings) == 1 and findings[0].code == explain.HARMLESS_CODE:
-            return None, msg("explain.text.harmless_hint", command=NOTHING_FOUND_COMMAND)
+            return None, msg("explain.text.harmless_hint", command=explain.NEXT_STEP_COMMAND)
         if not explain.decisive(findings):
             return msg("explain.text.candidates"), None
         return None, None
@@ -637,11 +614,6 @@ class ExplainDialog(QDialog):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate_ui()
         super().changeEvent(event)
-
-
-def _short(line: str, limit: int = 300) -> str:
-    """A log line as ``gpu-wizard explain`` shows it: at most ``limit`` characters."""
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _key_text(sequence: QKeySequence) -> str:
