@@ -25,13 +25,15 @@ ROUNDS = {
     "zh": "round 6", "win": "round 6", "drivers": "round 6", "jaxconda": "round 6",
     "hpc_cloud": "round 7", "desktop": "round 7",
     "linuxdesk": "round 8", "mlapps": "round 8", "tfprojects": "round 8", "pages3": "round 8",
+    "intl": "round 8", "langs": "round 8", "render": "round 8",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
 breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums), round 6 for
 threads in Chinese, native Windows, Linux drivers, and JAX/conda/WSL2/other CUDA users, round
 7 for clusters, clouds and Jetson boards, and desktop machines and apps, round 8 for Linux
-desktops and their drivers, ML applications, projects built on TensorFlow and forum pages. Each round's
+desktops and their drivers, ML applications, projects built on TensorFlow, forum pages, threads
+in other languages, CUDA from other programming languages, and rendering and science apps. Each round's
 development logs were explained once before any signature was written from them."""
 
 
