@@ -33,8 +33,8 @@ breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums),
 threads in Chinese, native Windows, Linux drivers, and JAX/conda/WSL2/other CUDA users, round
 7 for clusters, clouds and Jetson boards, and desktop machines and apps, round 8 for Linux
 desktops and their drivers, ML applications, projects built on TensorFlow, forum pages, threads
-in other languages, CUDA from other programming languages, and rendering and science apps. Each round's
-development logs were explained once before any signature was written from them."""
+in other languages, CUDA from other programming languages, and rendering and science apps.
+Each round's development logs were explained once before any signature was written from them."""
 
 
 def thread_of(source: str) -> str:
