@@ -749,6 +749,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     _add_tf_library_fact(facts, line_candidates, os_kind)
     _add_listed_library_facts(facts, hits, line_candidates)
     _add_wheel_python_fact(facts, line_candidates)
+    _add_memory_elsewhere_fact(facts)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
@@ -936,6 +937,46 @@ def _add_wheel_python_fact(facts: dict[str, _Hit], candidates: list[_Candidate])
         facts.setdefault(name, _Hit(c.sig, c.line_no, c.evidence, {
             "file": str(c.params["file"]), "python": py}))
         return
+
+
+_GIB_PER_UNIT = {"bytes": 1 / 2**30, "b": 1 / 2**30, "kib": 1 / 2**20, "kb": 1 / 2**20,
+                 "mib": 1 / 2**10, "mb": 1 / 2**10, "gib": 1.0, "gb": 1.0, "tib": 1024.0}
+ELSEWHERE_SHARE = 0.5
+"""Above this share of the GPU's memory held outside the process that ran out, the memory is
+taken by others (another program, a leftover process), not by the workload."""
+
+
+def _gib(groups: dict[str, str], name: str) -> Optional[float]:
+    """A memory figure of an out-of-memory report (``7.92`` ``GiB``, ``0`` ``bytes``) in GiB."""
+    unit = _GIB_PER_UNIT.get(str(groups.get(f"{name}_unit", "")).lower())
+    try:
+        return float(groups[name]) * unit if unit is not None else None
+    except (KeyError, ValueError):
+        return None
+
+
+def _add_memory_elsewhere_fact(facts: dict[str, _Hit]) -> None:
+    """``oom_memory_held_elsewhere``: the figures of an out-of-memory report (PyTorch's total
+    capacity, free memory and what its own process holds: reserved, allocated + cached, or
+    "this process has ... in use") show that most of the GPU's memory is held outside the
+    process, so a smaller batch would not help: another program or a leftover process holds it.
+    Its groups are the message's params (``total``, ``others``)."""
+    hit = facts.get("oom_figures")
+    if hit is None:
+        return
+    groups = hit.groups
+    total, free = _gib(groups, "total"), _gib(groups, "free")
+    own = _gib(groups, "reserved")
+    if own is None:
+        own = _gib(groups, "process")
+    if own is None and _gib(groups, "allocated") is not None:
+        own = _gib(groups, "allocated") + (_gib(groups, "cached") or 0.0)
+    if not total or free is None or own is None:
+        return
+    others = total - free - own
+    if others / total > ELSEWHERE_SHARE:
+        facts["oom_memory_held_elsewhere"] = _Hit(hit.sig, hit.line_no, hit.line, {
+            "total": f"{total:.2f} GiB", "others": f"{others:.2f} GiB"})
 
 
 def _cuda_fits(spec: str, cuda: str) -> Optional[bool]:
