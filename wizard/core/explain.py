@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import html
 import re
 import string
 from collections.abc import Iterable, Mapping
@@ -299,8 +300,50 @@ class _Candidate:
     files: list[str] = field(default_factory=list)
 
 
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_ENTITY = re.compile(r"&(?:quot|apos|lt|gt|amp|#\d{2,3}|#x[0-9a-f]{2});", re.IGNORECASE)
+_TIME_PREFIX = re.compile(
+    r"^[ \t]*\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?"
+    r"[ \t]+(?=\S)", re.MULTILINE)
+TERMINAL_WIDTHS = (80, 120)
+"""Console widths at which a copied log may come back cut into lines (the Windows console's
+default widths: its legacy copy takes the screen buffer one row a line). Wider, rarer widths
+are left out: a log whose longest line merely has that length would be joined for nothing."""
+
+
+def as_printed(text: str) -> str:
+    """A log as the program printed it, not as it was captured or pasted: without terminal
+    colour codes, with the HTML entities of a page's source turned back into characters
+    (``&quot;``, ``&#39;``) and without the time stamp a CI runner or ``docker logs -t`` puts
+    before each line (a line's count and order are kept)."""
+    text = _ANSI.sub("", text)
+    if _ENTITY.search(text):
+        text = html.unescape(text)
+    return _TIME_PREFIX.sub("", text)
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """Lines a console cut at its width joined again: when the longest lines are exactly a
+    usual console width long, each of them continues on the next line. The joined line takes
+    the first one's place and the pieces after it stay as they were (line numbers do not
+    change, and a log whose longest line only happens to be that long loses nothing)."""
+    longest = max((len(line) for line in lines), default=0)
+    if longest not in TERMINAL_WIDTHS:
+        return lines
+    joined = list(lines)
+    index = 0
+    while index < len(joined) - 1:
+        start = index
+        while index < len(joined) - 1 and len(lines[index]) == longest:
+            index += 1
+        if index > start:
+            joined[start] = "".join(lines[start:index + 1])
+        index += 1
+    return joined
+
+
 def _lines(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return _unwrapped(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
 
 
 def _candidate_lines(lines: list[str], keywords: tuple[str, ...]) -> list[int]:
@@ -730,6 +773,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     if not text or not text.strip():
         return []
     tab = signatures or table()
+    text = as_printed(text)
     if os_kind not in _OS_KINDS:
         os_kind = infer_os(text, tab)
     elif os_kind == "windows" and infer_os(text, tab) == "wsl2":

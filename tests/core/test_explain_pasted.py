@@ -1,0 +1,73 @@
+"""`explain` reads a log as the program printed it, however it was captured or pasted: terminal
+colours, a page source's HTML entities, a CI runner's or ``docker logs -t``'s time stamps, and
+lines a console cut at its width."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard.core.explain import TERMINAL_WIDTHS, as_printed, explain_log
+
+CUDNN_LINE = ("2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/"
+              "dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: "
+              "cudnn64_8.dll not found")
+CONDA_LOG = ("UnsatisfiableError: The following specifications were found to be in conflict:\n"
+             "  - python 3.6*\n"
+             "  - tensorflow 1.0.0*")
+
+
+def codes(log: str, os_kind: str = "windows") -> list[str]:
+    return [f.code for f in explain_log(log, os_kind)]
+
+
+def test_the_plain_logs_the_cases_start_from() -> None:
+    assert codes(CUDNN_LINE)[0] == "cudnn_missing"
+    assert codes(CONDA_LOG)[0] == "python_version_unsupported"
+
+
+def test_terminal_colours_are_dropped() -> None:
+    coloured = CUDNN_LINE.replace("dynamic library", "dynamic \x1b[1mlibrary")
+    coloured = "\x1b[1;31m" + coloured + "\x1b[0m"
+    assert codes(coloured)[0] == "cudnn_missing"
+    assert as_printed("\x1b[31mERROR\x1b[0m: x") == "ERROR: x"
+
+
+def test_html_entities_of_a_page_source_are_characters_again() -> None:
+    escaped = CUDNN_LINE.replace("'", "&#39;")
+    assert codes(escaped)[0] == "cudnn_missing"
+    assert as_printed("a &quot;b&quot; &lt;c&gt; &amp;") == 'a "b" <c> &'
+
+
+@pytest.mark.parametrize("stamp", [
+    "2024-05-01T10:00:00.1234567Z ",  # GitHub Actions
+    "2024-05-01T10:00:00.123456789+02:00 ",  # docker logs -t
+    "[2024-05-01 10:00:00] ",
+    "[10:00:00] ",
+])
+def test_time_stamps_before_each_line_are_dropped(stamp: str) -> None:
+    stamped = "\n".join(stamp + line for line in CONDA_LOG.splitlines())
+    assert codes(stamped)[0] == "python_version_unsupported"
+
+
+def test_tensorflows_own_time_stamp_is_kept() -> None:
+    # "2023-07-31 18:56:25.098058: W ..." is part of TF's line (a colon after the time)
+    assert as_printed(CUDNN_LINE) == CUDNN_LINE
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_lines_a_console_cut_at_its_width_are_joined(width: int) -> None:
+    assert width in TERMINAL_WIDTHS
+    message = "Cannot use GPU in CPU-only Caffe: check mode."
+    assert codes(message, "linux")[0] == "gpu_not_listed_cpu_only_package"
+    # the console's edge falls inside "CPU-only"
+    line = "F0107 18:26:07.968050  3245 common.cpp:66] ".rjust(width - 22, "-") + message
+    assert line[width - 2:width + 2] == "U-on"
+    cut = line[:width] + "\n" + line[width:]
+    assert codes(cut, "linux")[0] == "gpu_not_listed_cpu_only_package"
+
+
+def test_a_log_whose_longest_line_is_a_console_width_keeps_its_lines() -> None:
+    # 80 characters, then a line that must still be read on its own (an anchored pattern)
+    first = "Solving environment: failed with initial frozen solve. Retrying with flexible."
+    first = first.ljust(80, ".")
+    assert codes(first + "\n" + CONDA_LOG)[0] == "python_version_unsupported"
