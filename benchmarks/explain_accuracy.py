@@ -1,6 +1,7 @@
 """How well `gpu-wizard explain` names the cause of real error logs, and how fast it is.
 
     python benchmarks/explain_accuracy.py [--part dev|test|old|all] [--size-mb 5]
+    python benchmarks/explain_accuracy.py --pasted
 
 Parts: ``old`` is data/error-samples.jsonl (the first labelled samples), ``dev`` and ``test``
 the two halves of data/explain-corpus (split by thread, benchmarks/corpus_split.py). Each log
@@ -15,6 +16,10 @@ held out: never a tuning signal). Then the time to explain a synthetic log of se
 ``--leave-thread-out`` adds the dev part explained with each log's own thread's signatures left
 out (those whose source cites its thread): an estimate, from dev alone, of how the signatures
 do on threads they were not written from.
+
+``--pasted``: the dev part again with each log in the forms users paste it in (CRLF line ends,
+quoted, HTML entities, terminal colours, a CI runner's time stamps, cut by a console at 80 or
+120 columns, reflowed at word boundaries).
 
 At the end of issue 13's tuning (356 logs): old 49/51 top-1 (51/51 top-2), dev 237/279 = 84.9%
 (92.5%), test 89/136 = 65.4% (72.8%), checked three times in all; 5 MB log 0.50 s.
@@ -62,10 +67,12 @@ third and last reading: 218/303 = 71.9% (80.5%); 5 MB log 0.66 s.
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import statistics
 import sys
+import textwrap
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -223,9 +230,10 @@ def evaluate(part: str, rows: list[dict]) -> Result:
 
 
 def print_totals(results: list[Result]) -> None:
-    print(f"{'part':<8} {'logs':>5} {'top-1':>14} {'top-2':>14}")
+    width = max([8, *(len(r.part) for r in results)])
+    print(f"{'part':<{width}} {'logs':>5} {'top-1':>14} {'top-2':>14}")
     for r in results:
-        print(f"{r.part:<8} {r.rows:>5} {r.top1:>5} {r.share(r.top1):>8} "
+        print(f"{r.part:<{width}} {r.rows:>5} {r.top1:>5} {r.share(r.top1):>8} "
               f"{r.top2:>5} {r.share(r.top2):>8}   ({r.seconds * 1000:.0f} ms)")
 
 
@@ -248,6 +256,52 @@ def print_labels(result: Result, misses: bool) -> None:
     if misses:
         for sample_id, label, codes, source in result.misses:
             print(f"miss {sample_id} ({source}): label {label}, ranked {codes}")
+
+
+def _each_line(template: str):
+    return lambda text: "\n".join(template.format(line) for line in text.split("\n"))
+
+
+def _cut(width: int):
+    """Every line cut into rows of ``width`` characters, as a console's copy of its screen."""
+    return lambda text: "\n".join(
+        "\n".join(line[i:i + width] for i in range(0, max(len(line), 1), width))
+        for line in text.split("\n"))
+
+
+def _reflowed(width: int):
+    """Every line wrapped at word boundaries, as a mail or a forum without code blocks."""
+    return lambda text: "\n".join(
+        "\n".join(textwrap.wrap(line, width, break_on_hyphens=False)) for line in text.split("\n"))
+
+
+PASTED_FORMS = {
+    "as collected": lambda text: text,
+    "CRLF line ends": lambda text: text.replace("\n", "\r\n"),
+    "quoted (> )": _each_line("> {}"),
+    "HTML entities": lambda text: html.escape(text, quote=True),
+    "colour codes": _each_line("\x1b[1;31m{}\x1b[0m"),
+    "CI time stamps": _each_line("2024-05-01T10:00:00.1234567Z {}"),
+    "cut at 80 columns": _cut(80),
+    "cut at 120 columns": _cut(120),
+    "reflowed at 80": _reflowed(80),
+}
+"""The forms a log reaches explain in besides the one it was collected in (``--pasted``)."""
+
+
+def evaluate_pasted(rows: list[dict]) -> list[Result]:
+    """The dev part again with each log in each of :data:`PASTED_FORMS`."""
+    results = []
+    for name, form in PASTED_FORMS.items():
+        result = Result(name, rows=len(rows))
+        started = time.perf_counter()
+        for row in rows:
+            codes = [f.code for f in explain_log(form(row_log(row)), row_os(row),
+                                                 tf_version=row_tf(row))]
+            score(result, row, codes)
+        result.seconds = time.perf_counter() - started
+        results.append(result)
+    return results
 
 
 def noise_log(size: int) -> str:
@@ -302,7 +356,14 @@ def main() -> int:
     parser.add_argument("--size-mb", type=float, default=5.0)
     parser.add_argument("--leave-thread-out", action="store_true",
                         help="also the dev part with each log's own thread's signatures left out")
+    parser.add_argument("--pasted", action="store_true",
+                        help="only the dev part, with each log in the forms it may be pasted in")
     args = parser.parse_args()
+    if args.pasted:
+        pasted = evaluate_pasted(load_part("dev"))
+        print("dev part, each log as pasted:")
+        print_totals(pasted)
+        return 0
     parts = PARTS if args.part == "all" else (args.part,)
     results = [evaluate(part, load_part(part, args.samples)) for part in parts]
     if args.leave_thread_out:
