@@ -71,3 +71,43 @@ def test_a_log_whose_longest_line_is_a_console_width_keeps_its_lines() -> None:
     first = "Solving environment: failed with initial frozen solve. Retrying with flexible."
     first = first.ljust(80, ".")
     assert codes(first + "\n" + CONDA_LOG)[0] == "python_version_unsupported"
+
+
+# (the operating system's message in the user's language, the English it stands for)
+LOCALISED = [
+    ("linux", "ImportError: libcudnn.so.8: 无法打开共享对象文件: 没有那个文件或目录",
+     "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory"),
+    ("linux", "OSError: libcudart.so.11.0: не удается открыть файл разделяемого объекта: "
+              "Нет такого файла или каталога",
+     "OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory"),
+    ("linux", "bash: nvidia-smi: 未找到命令", "bash: nvidia-smi: command not found"),
+    ("linux", "bash: nvcc: Befehl nicht gefunden", "bash: nvcc: command not found"),
+    ("windows", "'nvcc' 不是内部或外部命令，也不是可运行的程序\n或批处理文件。",
+     "'nvcc' is not recognized as an internal or external command,\n"
+     "operable program or batch file."),
+    ("windows", 'Der Befehl "nvidia-smi" ist entweder falsch geschrieben oder\n'
+                "konnte nicht gefunden werden.",
+     "'nvidia-smi' is not recognized as an internal or external command,\n"
+     "operable program or batch file."),
+    ("windows", "无法将“nvidia-smi”项识别为 cmdlet、函数、脚本文件或可运行程序的名称。",
+     "nvidia-smi : The term 'nvidia-smi' is not recognized as the name of a cmdlet, function, "
+     "script file, or operable program."),
+    ("windows", 'OSError: [WinError 126] 找不到指定的模块。 Error loading "C:\\Python310\\lib\\'
+                'site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.',
+     'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\'
+     'Python310\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its '
+     'dependencies.'),
+]
+
+
+@pytest.mark.parametrize(("os_kind", "localised", "english"), LOCALISED)
+def test_the_systems_own_messages_read_the_same_in_the_users_language(
+        os_kind: str, localised: str, english: str) -> None:
+    expected = codes(english, os_kind)
+    assert expected, english
+    assert codes(localised, os_kind) == expected
+
+
+def test_the_evidence_is_the_line_as_written() -> None:
+    finding = explain_log(LOCALISED[0][1], "linux")[0]
+    assert "无法打开共享对象文件" in str(finding.evidence)

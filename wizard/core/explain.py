@@ -157,6 +157,10 @@ class Table:
     tell_values: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per code, the values (commands, paths; templates over the finding's params) of its
     ``explain.tell.<code>`` message."""
+    localised: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = ()
+    """(keywords, an operating system's message in another language, its English words): the
+    loader's, the shell's and Windows' own texts, which follow the user's language while the
+    programs' messages around them stay English; the pattern is tried where a keyword is."""
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -249,6 +253,8 @@ def build_table(data: dict[str, Any]) -> Table:
         anchors=_anchors(keywords),
         tell_values={code: dict(values) for code, values in data.get("how_to_tell", {}).items()
                      if isinstance(values, dict)},
+        localised=tuple((tuple(row["keywords"]), re.compile(row["pattern"]), row["english"])
+                        for row in data.get("localised", [])),
     )
 
 
@@ -322,6 +328,16 @@ def as_printed(text: str) -> str:
     return _TIME_PREFIX.sub("", text)
 
 
+def in_english(text: str, tab: Optional[Table] = None) -> str:
+    """The operating system's own messages of a log in English where the user's language gave
+    them in another (:attr:`Table.localised`), so that one pattern reads both; the lines keep
+    their count and order (the evidence shown is still the line as written)."""
+    for keywords, pattern, english in (tab or table()).localised:
+        if any(keyword in text for keyword in keywords):
+            text = pattern.sub(english, text)
+    return text
+
+
 def _unwrapped(lines: list[str]) -> list[str]:
     """Lines a console cut at its width joined again: when the longest lines are exactly a
     usual console width long, each of them continues on the next line. The joined line takes
@@ -368,9 +384,13 @@ def _candidate_lines(lines: list[str], keywords: tuple[str, ...]) -> list[int]:
     return sorted(found)
 
 
-def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
-    """Every signature hit, line by line; repeated lines are looked at once."""
+def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit], int]:
+    """Every signature hit, line by line; repeated lines are looked at once. ``shown`` is the
+    text as written when ``text`` is its English reading: a hit's line is then taken from it."""
     lines = _lines(text)
+    written = _lines(shown) if shown is not None and shown != text else lines
+    if len(written) != len(lines):
+        written = lines
     seen: set[str] = set()
     hits: list[_Hit] = []
     searchable = [sig for sig in tab.signatures if sig.regexes]
@@ -389,7 +409,8 @@ def _scan(text: str, tab: Table) -> tuple[list[_Hit], int]:
             groups = _match(sig, line, lines, index)
             if groups is None:
                 continue
-            hits.append(_Hit(sig, index + 1, line, groups))
+            evidence = line if written is lines else _pasted(written[index][:MAX_LINE])
+            hits.append(_Hit(sig, index + 1, evidence, groups))
             if sig.group:
                 groups_done.add(sig.group)
     return hits, len(lines)
@@ -780,7 +801,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
         # WSL runs on Windows: "Windows" said of a log that shows WSL2 (its kernel, its
         # /usr/lib/wsl) means the Linux side, whose causes and fixes are WSL's
         os_kind = "wsl2"
-    hits, _ = _scan(text, tab)
+    hits, _ = _scan(in_english(text, tab), tab, shown=text)
     facts = _facts(hits)
     if os_kind == "macos":
         facts.setdefault("macos", _known_hit("macos"))
