@@ -1,8 +1,11 @@
 """`explain` reads a log as the program printed it, however it was captured or pasted: terminal
-colours, a page source's HTML entities, a CI runner's or ``docker logs -t``'s time stamps, and
-lines a console cut at its width."""
+colours, a page source's HTML entities, a CI runner's or ``docker logs -t``'s time stamps, an
+editor's line numbers, a JSON or Python string, Docker's JSON records, lines a console cut at
+its width, and the operating system's own messages in the user's language."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -111,3 +114,20 @@ def test_the_systems_own_messages_read_the_same_in_the_users_language(
 def test_the_evidence_is_the_line_as_written() -> None:
     finding = explain_log(LOCALISED[0][1], "linux")[0]
     assert "无法打开共享对象文件" in str(finding.evidence)
+
+
+@pytest.mark.parametrize("stored", [
+    json.dumps(CONDA_LOG),  # a JSON string, as an API or a log shipper returns it
+    repr(CONDA_LOG),  # Python's repr, as a script prints a captured stderr
+    "\n".join(json.dumps({"log": line + "\n", "stream": "stderr", "time": "2024-05-01T10:00:00Z"})
+              for line in CONDA_LOG.splitlines()),  # Docker's json-file records
+    "\n".join(f"{number:>4} | {line}" for number, line in enumerate(CONDA_LOG.splitlines(), 1)),
+])
+def test_a_log_stored_in_a_string_or_records_is_read_as_printed(stored: str) -> None:
+    assert codes(stored)[0] == "python_version_unsupported"
+    assert as_printed(stored).strip() == CONDA_LOG
+
+
+def test_a_one_line_log_in_quotes_is_read_as_printed() -> None:
+    assert codes(json.dumps(CUDNN_LINE))[0] == "cudnn_missing"
+    assert as_printed(json.dumps(CUDNN_LINE)) == CUDNN_LINE

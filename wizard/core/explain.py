@@ -28,9 +28,11 @@ probe's log for ``gpu-wizard check`` (:func:`probe_log_findings`, :func:`merge_l
 
 from __future__ import annotations
 
+import ast
 import bisect
 import contextlib
 import html
+import json
 import re
 import string
 from collections.abc import Iterable, Mapping
@@ -317,15 +319,56 @@ default widths: its legacy copy takes the screen buffer one row a line). Wider, 
 are left out: a log whose longest line merely has that length would be joined for nothing."""
 
 
+_LINE_NUMBER = re.compile(r"^[ \t]*\d{1,6}[ \t]*[|│][ \t]?", re.MULTILINE)
+_JSON_LOG_KEYS = ("log", "message", "msg", "MESSAGE")
+
+
 def as_printed(text: str) -> str:
     """A log as the program printed it, not as it was captured or pasted: without terminal
     colour codes, with the HTML entities of a page's source turned back into characters
-    (``&quot;``, ``&#39;``) and without the time stamp a CI runner or ``docker logs -t`` puts
-    before each line (a line's count and order are kept)."""
-    text = _ANSI.sub("", text)
+    (``&quot;``, ``&#39;``), without the time stamp a CI runner or ``docker logs -t`` puts
+    before each line or an editor's line numbers (``  12 | ``), and out of the string
+    literal or the JSON records (Docker's ``{"log": ...}``) it was stored in."""
+    text = _ANSI.sub("", _unquoted(text))
     if _ENTITY.search(text):
         text = html.unescape(text)
-    return _TIME_PREFIX.sub("", text)
+    if "{" in text:
+        text = "\n".join(_json_record_text(line) for line in text.split("\n"))
+    return _LINE_NUMBER.sub("", _TIME_PREFIX.sub("", text))
+
+
+def _unquoted(text: str) -> str:
+    """The log a JSON or Python string literal holds (the whole paste one line, in quotes or
+    with ``\\n`` escapes): decoded, or with its escapes undone when it is not a whole literal."""
+    stripped = text.strip()
+    if "\n" in stripped or len(stripped) < 2:
+        return text
+    if stripped[0] == stripped[-1] and stripped[0] in ("'", '"'):
+        with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
+            value = ast.literal_eval(stripped)
+            if isinstance(value, str):
+                return value
+    if stripped.count("\\n") < 2:
+        return text
+    for escaped, plain in (("\\n", "\n"), ("\\t", "\t"), ("\\'", "'"), ('\\"', '"')):
+        stripped = stripped.replace(escaped, plain)
+    return stripped
+
+
+def _json_record_text(line: str) -> str:
+    """The message of a log line stored as a JSON record (``{"log": "...", "stream": ...}``,
+    ``{"message": ...}``); any other line as it is."""
+    stripped = line.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return line
+    try:
+        record = json.loads(stripped)
+    except ValueError:
+        return line
+    if not isinstance(record, dict):
+        return line
+    value = next((record[key] for key in _JSON_LOG_KEYS if isinstance(record.get(key), str)), None)
+    return line if value is None else value.replace("\n", " ").rstrip()
 
 
 def in_english(text: str, tab: Optional[Table] = None) -> str:
