@@ -109,10 +109,10 @@ def test_leave_thread_out_top1_does_not_regress() -> None:
 
 @needs_corpus
 def test_a_log_reads_the_same_however_it_was_pasted() -> None:
-    """CRLF, quote marks, HTML entities, terminal colours, CI time stamps, line numbers, a JSON
-    string or Docker's JSON records, and a console's cut at 80 or 120 columns cost at most one
-    dev log in a hundred against the logs as collected (a reflow at word boundaries is not
-    undone: not checked)."""
+    """CRLF, quote marks, HTML entities, terminal colours, a web page's spaces, CI time stamps,
+    line numbers, a JSON string or Docker's JSON records, and a console's cut at 80 or 120
+    columns cost at most one dev log in a hundred against the logs as collected (a reflow at
+    word boundaries is not undone: not checked)."""
     results = {r.part: r for r in explain_accuracy.evaluate_pasted(corpus_split.load("dev"))}
     collected = results.pop("as collected").top1
     results.pop("reflowed at 80")

@@ -131,3 +131,10 @@ def test_a_log_stored_in_a_string_or_records_is_read_as_printed(stored: str) -> 
 def test_a_one_line_log_in_quotes_is_read_as_printed() -> None:
     assert codes(json.dumps(CUDNN_LINE))[0] == "cudnn_missing"
     assert as_printed(json.dumps(CUDNN_LINE)) == CUDNN_LINE
+
+
+def test_a_web_pages_spaces_are_plain_spaces() -> None:
+    copied = CUDNN_LINE.replace(" ", "\u00a0").replace(".", ".\u200b")
+    assert codes(copied)[0] == "cudnn_missing"
+    assert as_printed(copied) == CUDNN_LINE
+    assert as_printed("日志\u3000错误") == "日志 错误"

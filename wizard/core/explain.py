@@ -319,6 +319,10 @@ default widths: its legacy copy takes the screen buffer one row a line). Wider, 
 are left out: a log whose longest line merely has that length would be joined for nothing."""
 
 
+_SPACES = str.maketrans({**{c: " " for c in "\u00a0\u2002\u2003\u2004\u2005\u2006\u2007"
+                                                "\u2008\u2009\u200a\u202f\u205f\u3000"},
+                          **{c: None for c in "\u200b\u200c\u200d\u2060\ufeff"}})
+"""A web page's no-break, thin and ideographic spaces as plain ones, its zero-width ones gone."""
 _LINE_NUMBER = re.compile(r"^[ \t]*\d{1,6}[ \t]*[|│][ \t]?", re.MULTILINE)
 _JSON_LOG_KEYS = ("log", "message", "msg", "MESSAGE")
 
@@ -326,10 +330,13 @@ _JSON_LOG_KEYS = ("log", "message", "msg", "MESSAGE")
 def as_printed(text: str) -> str:
     """A log as the program printed it, not as it was captured or pasted: without terminal
     colour codes, with the HTML entities of a page's source turned back into characters
-    (``&quot;``, ``&#39;``), without the time stamp a CI runner or ``docker logs -t`` puts
-    before each line or an editor's line numbers (``  12 | ``), and out of the string
-    literal or the JSON records (Docker's ``{"log": ...}``) it was stored in."""
+    (``&quot;``, ``&#39;``) and a page's no-break or zero-width spaces into plain ones, without
+    the time stamp a CI runner or ``docker logs -t`` puts before each line or an editor's line
+    numbers (``  12 | ``), and out of the string literal or the JSON records (Docker's
+    ``{"log": ...}``) it was stored in."""
     text = _ANSI.sub("", _unquoted(text))
+    if not text.isascii():
+        text = text.translate(_SPACES)
     if _ENTITY.search(text):
         text = html.unescape(text)
     if "{" in text:
