@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from wizard.core import messages
-from wizard.core.explain import ELSEWHERE_SHARE, explain_log, finding_notes
+from wizard.core.explain import ELSEWHERE_SHARE, explain_log
 
 # PyTorch's three wordings (c10/cuda/CUDACachingAllocator.cpp): "reserved in total" (1.x-2.0),
 # "cached" (before 1.4), "this process has ... memory in use" (2.1+)
@@ -51,12 +50,19 @@ def test_the_finding_says_how_much_is_held_elsewhere_in_both_languages() -> None
     assert finding.params["total"] == "7.92 GiB"
     # 7.92 GiB - 24.56 MiB free - 86.00 MiB PyTorch's own = 7.81 GiB held by others
     assert finding.params["others"] == "7.81 GiB"
-    english = " ".join(messages.render(m, "en") for m in finding_notes(finding, "en"))
-    chinese = " ".join(messages.render(m, "zh_CN") for m in finding_notes(finding, "zh_CN"))
-    for text in (english, chinese):
-        assert "7.92 GiB" in text and "7.81 GiB" in text
-    assert messages.render(finding.params["detail"], "zh_CN") != messages.render(
-        finding.params["detail"], "en")
+    for lang in ("en", "zh_CN"):
+        assert "7.92 GiB" in finding.message(lang) and "7.81 GiB" in finding.message(lang)
+        assert "7.81 GiB" in finding.fix_summary(lang)
+        assert "TF_FORCE_GPU_ALLOW_GROWTH" not in finding.fix_summary(lang)
+    assert finding.message("zh_CN") != finding.message("en")
+    assert "nvidia-smi --query-compute-apps" in str(finding.fix)
+
+
+def test_without_the_figures_the_words_stay_general() -> None:
+    finding = explain_log("RuntimeError: CUDA error: out of memory", "linux")
+    oom = next(f for f in finding if f.code == "cudnn_handle_oom")
+    assert "others" not in oom.params
+    assert "TF_FORCE_GPU_ALLOW_GROWTH" in oom.fix_summary("en")
 
 
 def test_the_threshold_is_the_share_between_the_two_kinds() -> None:
