@@ -138,3 +138,12 @@ def test_a_web_pages_spaces_are_plain_spaces() -> None:
     assert codes(copied)[0] == "cudnn_missing"
     assert as_printed(copied) == CUDNN_LINE
     assert as_printed("日志\u3000错误") == "日志 错误"
+
+
+def test_a_one_line_windows_log_with_paths_is_no_string_literal() -> None:
+    # "\n" of "\nvcuda.dll" is a folder's backslash, not a line break
+    line = (r'OSError: [WinError 126] Error loading "C:\Windows\System32\nvcuda.dll" or one of '
+            r'its dependencies. Also tried C:\Windows\System32\nvml.dll')
+    assert as_printed(line) == line
+    escaped = json.dumps(line + "\n" + line)  # the same lines inside a JSON string
+    assert as_printed(escaped) == line + "\n" + line

@@ -344,11 +344,20 @@ def as_printed(text: str) -> str:
     return _LINE_NUMBER.sub("", _TIME_PREFIX.sub("", text))
 
 
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPE_LETTERS = frozenset("ntr\"'\\/u")
+_ESCAPED = {"n": "\n", "t": "\t", "r": ""}
+
+
 def _unquoted(text: str) -> str:
     """The log a JSON or Python string literal holds (the whole paste one line, in quotes or
-    with ``\\n`` escapes): decoded, or with its escapes undone when it is not a whole literal."""
+    with ``\\n`` escapes): decoded, or with its escapes undone when it is not a whole literal.
+    A backslash that starts no escape (``C:\\Windows\\System32\\nvcuda.dll``) means the text
+    is no literal: it is left as it is."""
     stripped = text.strip()
     if "\n" in stripped or len(stripped) < 2:
+        return text
+    if any(found.group(1) not in _ESCAPE_LETTERS for found in _ESCAPE.finditer(stripped)):
         return text
     if stripped[0] == stripped[-1] and stripped[0] in ("'", '"'):
         with contextlib.suppress(ValueError, SyntaxError, MemoryError, RecursionError):
@@ -357,9 +366,7 @@ def _unquoted(text: str) -> str:
                 return value
     if stripped.count("\\n") < 2:
         return text
-    for escaped, plain in (("\\n", "\n"), ("\\t", "\t"), ("\\'", "'"), ('\\"', '"')):
-        stripped = stripped.replace(escaped, plain)
-    return stripped
+    return _ESCAPE.sub(lambda found: _ESCAPED.get(found.group(1), found.group(1)), stripped)
 
 
 def _json_record_text(line: str) -> str:
