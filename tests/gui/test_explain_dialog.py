@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from conftest import own_profile
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from wizard import i18n, texts
@@ -231,11 +231,52 @@ def test_a_log_file_is_read_as_explain_reads_it(qtbot, dialog, tmp_path, monkeyp
     assert _explain(qtbot, dlg)[0].finding.code == "cudnn_missing"
 
 
+def _file_mime(*paths):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path)) for path in paths])
+    return mime
+
+
+def test_a_log_file_dropped_on_the_dialog_is_read(qtbot, dialog, tmp_path):
+    dlg = dialog()
+    log = tmp_path / "train.log"
+    log.write_text(CUDNN_LOG + "\n", encoding="utf-8")
+    mime = _file_mime(log)
+    point = dlg.rect().center()
+    enter = QDragEnterEvent(point, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(dlg, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(point), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(dlg, drop)
+    assert dlg.log.toPlainText().strip() == CUDNN_LOG
+    assert dlg.file_status.text() == f"Read {log}."
+
+
+def test_a_file_dropped_or_pasted_in_the_box_is_read_not_named(qtbot, dialog, tmp_path):
+    dlg = dialog()
+    log = tmp_path / "train.log"
+    log.write_text(NO_DRIVER_LOG + "\n", encoding="utf-8")
+    assert dlg.log.canInsertFromMimeData(_file_mime(log))
+    dlg.log.insertFromMimeData(_file_mime(log))  # what a drop or Ctrl+V of a copied file does
+    assert dlg.log.toPlainText().strip() == NO_DRIVER_LOG
+    assert str(log) not in dlg.log.toPlainText()
+    # text stays text; several files are not one log
+    text = QMimeData()
+    text.setText("pasted line")
+    dlg.log.insertFromMimeData(text)
+    assert "pasted line" in dlg.log.toPlainText()
+    assert explain_dialog.dropped_file(_file_mime(log, log)) is None
+    assert explain_dialog.dropped_file(text) is None
+
+
 def test_a_5_mb_paste_keeps_the_window_responsive(qtbot, dialog):
     filler = "2026-01-01 12:00:00.000 I training step 1234 loss=0.123 accuracy=0.98 epoch 3\n"
     text = filler * (5 * 1024 * 1024 // len(filler)) + CUDNN_LOG
     dlg = dialog()
     dlg.log.setPlainText(text)
+    qtbot.wait(300)  # the box lays the pasted text out first: that is the paste, not explain
     ticks = []
     timer = QTimer()
     timer.setInterval(5)

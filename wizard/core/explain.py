@@ -341,7 +341,8 @@ def as_printed(text: str) -> str:
         text = html.unescape(text)
     if "{" in text:
         text = "\n".join(_json_record_text(line) for line in text.split("\n"))
-    return _LINE_NUMBER.sub("", _TIME_PREFIX.sub("", text))
+    text = _TIME_PREFIX.sub("", text)
+    return _LINE_NUMBER.sub("", text) if "|" in text or "│" in text else text
 
 
 _ESCAPE = re.compile(r"\\(.)")
@@ -389,8 +390,9 @@ def in_english(text: str, tab: Optional[Table] = None) -> str:
     """The operating system's own messages of a log in English where the user's language gave
     them in another (:attr:`Table.localised`), so that one pattern reads both; the lines keep
     their count and order (the evidence shown is still the line as written)."""
+    ascii_only = text.isascii()  # then no keyword in another script can be in it
     for keywords, pattern, english in (tab or table()).localised:
-        if any(keyword in text for keyword in keywords):
+        if any(keyword in text for keyword in keywords if keyword.isascii() or not ascii_only):
             text = pattern.sub(english, text)
     return text
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -154,6 +154,32 @@ def _mono_font():
     return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
 
+def dropped_file(mime: QMimeData) -> Optional[str]:
+    """The one local file a drop or a paste carries (a log dragged from the file manager, or
+    copied there and pasted); None for text, several files or a remote address."""
+    urls = mime.urls() if mime.hasUrls() else []
+    if len(urls) != 1 or not urls[0].isLocalFile():
+        return None
+    return urls[0].toLocalFile() or None
+
+
+class LogEdit(QPlainTextEdit):
+    """The log box: text is pasted or dropped as text; a file dropped or pasted is read (as
+    "Open file…" reads it) instead of its name being typed in."""
+
+    file_given = Signal(str)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:  # noqa: N802 - Qt override
+        return dropped_file(source) is not None or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:  # noqa: N802 - Qt override
+        path = dropped_file(source)
+        if path is not None:
+            self.file_given.emit(path)
+        else:
+            super().insertFromMimeData(source)
+
+
 class ExplainCard(FindingCard):
     """A finding from a log: the summary's card plus a heading (most likely / also possible),
     the log line, notes the engine found, and how to tell it from the other candidates. A
@@ -247,8 +273,10 @@ class ExplainDialog(QDialog):
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.log_label = QLabel(self)
-        self.log = QPlainTextEdit(self)
+        self.log = LogEdit(self)
         self.log.setObjectName("explain_log")
+        self.log.file_given.connect(self.load_file)
+        self.setAcceptDrops(True)
         self.log.setFont(_mono_font())
         self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.log.setTabChangesFocus(True)
@@ -432,6 +460,17 @@ class ExplainDialog(QDialog):
             return True
         self._show_file_status()
         return False
+
+    def dragEnterEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt override
+        """A log file dragged anywhere on the dialog (the box takes its own drops)."""
+        if dropped_file(event.mimeData()) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt override
+        path = dropped_file(event.mimeData())
+        if path is not None:
+            event.acceptProposedAction()
+            self.load_file(path)
 
     def _show_file_status(self) -> None:
         message = self._file_message
