@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from wizard.core.explain import TERMINAL_WIDTHS, as_printed, explain_log
+from wizard.core.explain import explain_log
+from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed
 
 CUDNN_LINE = ("2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/"
               "dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: "
