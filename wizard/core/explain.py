@@ -989,12 +989,11 @@ def _add_memory_elsewhere_fact(facts: dict[str, _Hit]) -> None:
     if hit is None:
         return
     groups = hit.groups
-    total, free = _gib(groups, "total"), _gib(groups, "free")
-    own = _gib(groups, "reserved")
-    if own is None:
-        own = _gib(groups, "process")
-    if own is None and _gib(groups, "allocated") is not None:
-        own = _gib(groups, "allocated") + (_gib(groups, "cached") or 0.0)
+    total, free, allocated = (_gib(groups, name) for name in ("total", "free", "allocated"))
+    own = next((value for value in (_gib(groups, "reserved"), _gib(groups, "process"))
+                if value is not None), None)
+    if own is None and allocated is not None:
+        own = allocated + (_gib(groups, "cached") or 0.0)
     if not total or free is None or own is None:
         return
     others = total - free - own
