@@ -10,7 +10,7 @@ import json
 import pytest
 
 from wizard.core.explain import explain_log
-from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed
+from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, unwrapped
 
 CUDNN_LINE = ("2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/"
               "dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: "
@@ -148,3 +148,41 @@ def test_a_one_line_windows_log_with_paths_is_no_string_literal() -> None:
     assert as_printed(line) == line
     escaped = json.dumps(line + "\n" + line)  # the same lines inside a JSON string
     assert as_printed(escaped) == line + "\n" + line
+
+
+@pytest.mark.parametrize("width", [64, 72, 80, 100])
+def test_lines_reflowed_at_word_boundaries_are_joined(width: int) -> None:
+    import textwrap
+    log = ("Traceback (most recent call last):\n"
+           '  File "train.py", line 3, in <module>\n'
+           "    import tensorflow as tf\n"
+           "ImportError: Could not find 'cudart64_110.dll'. TensorFlow requires that this DLL be "
+           "installed in a directory that is named in your %PATH% environment variable. Download "
+           "and install CUDA 11.0 from this URL: https://developer.nvidia.com/cuda-toolkit")
+    expected = codes(log)
+    reflowed = "\n".join("\n".join(textwrap.wrap(line, width, break_on_hyphens=False))
+                         for line in log.split("\n"))
+    assert reflowed.count("\n") > log.count("\n")
+    assert codes(reflowed) == expected
+    # the joined line is the evidence, the pieces keep their line numbers
+    evidence = explain_log(reflowed, "windows")[0].evidence
+    assert "'cudart64_110.dll'. TensorFlow requires" in evidence
+
+
+def test_a_one_line_message_reflowed_onto_two_lines_is_joined() -> None:
+    message = ("E0501 10:00:00.123456  4242 worker.py:88] RuntimeError: CUDA error: "
+               "no kernel image is available for execution on the device")
+    assert codes(message, "linux")[0] == "compute_capability_unsupported"
+    # a mail client's break falls between "no" and "kernel image"
+    cut = message.index(" kernel image")
+    assert codes(message[:cut] + "\n" + message[cut + 1:], "linux")[0] == \
+        "compute_capability_unsupported"
+
+
+def test_a_short_log_of_separate_lines_is_not_taken_for_a_reflow() -> None:
+    lines = ["nvidia-smi", "NVIDIA-SMI has failed because it couldn't communicate with the "
+             "NVIDIA driver.", "  Make sure that the latest NVIDIA driver is installed and "
+             "running."]
+    assert unwrapped(lines) == lines  # the next line is indented: a line of its own
+    listing = ["$ ls /usr/local/cuda/lib64", "libcudart.so.11.0", "libcublas.so.11"]
+    assert unwrapped(listing) == listing  # its longest line is shorter than any reflow width

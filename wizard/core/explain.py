@@ -317,8 +317,8 @@ def in_english(text: str, tab: Optional[Table] = None) -> str:
     return text
 
 
-def _lines(text: str) -> list[str]:
-    return unwrapped(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+def _split(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _candidate_lines(lines: list[str], keywords: tuple[str, ...]) -> list[int]:
@@ -344,35 +344,53 @@ def _candidate_lines(lines: list[str], keywords: tuple[str, ...]) -> list[int]:
 
 
 def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit], int]:
-    """Every signature hit, line by line; repeated lines are looked at once. ``shown`` is the
-    text as written when ``text`` is its English reading: a hit's line is then taken from it."""
-    lines = _lines(text)
-    written = _lines(shown) if shown is not None and shown != text else lines
-    if len(written) != len(lines):
-        written = lines
+    """Every signature hit, line by line; repeated lines are looked at once. Where pieces of a
+    line a console cut or a mail reflowed were joined (:func:`unwrapped`), both the joined line
+    and the first piece as pasted are read: a join is a guess. ``shown`` is the text as written
+    when ``text`` is its English reading: a hit's line is then taken from it."""
+    pasted = _split(text)
+    lines = unwrapped(pasted)
+    written_pasted = _split(shown) if shown is not None and shown != text else pasted
+    if len(written_pasted) != len(pasted):
+        written_pasted = pasted
+    written = unwrapped(written_pasted) if written_pasted is not pasted else lines
     seen: set[str] = set()
     hits: list[_Hit] = []
     searchable = [sig for sig in tab.signatures if sig.regexes]
-    for index in _candidate_lines(lines, tab.anchors or tab.keywords):
-        line = _pasted(lines[index][:MAX_LINE])
-        if not line or line in seen:
-            continue
-        seen.add(line)
-        low = line.lower()
-        groups_done: set[str] = set()
-        for sig in searchable:
-            if sig.group and sig.group in groups_done:
+    keywords = tab.anchors or tab.keywords
+    indexes = set(_candidate_lines(lines, keywords))
+    if lines is not pasted:
+        indexes.update(_candidate_lines(pasted, keywords))
+    for index in sorted(indexes):
+        readings = [(lines[index], written[index]), (pasted[index], written_pasted[index])]
+        for read, as_written in readings[:1 if lines[index] == pasted[index] else 2]:
+            line = _pasted(read[:MAX_LINE])
+            if not line or line in seen:
                 continue
-            if not any(k in low for k in sig.keywords):
-                continue
-            groups = _match(sig, line, lines, index)
-            if groups is None:
-                continue
-            evidence = line if written is lines else _pasted(written[index][:MAX_LINE])
-            hits.append(_Hit(sig, index + 1, evidence, groups))
-            if sig.group:
-                groups_done.add(sig.group)
+            seen.add(line)
+            evidence = line if as_written is read else _pasted(as_written[:MAX_LINE])
+            hits.extend(_line_hits(searchable, line, lines, index, evidence))
     return hits, len(lines)
+
+
+def _line_hits(searchable: list[Signature], line: str, lines: list[str], index: int,
+               evidence: str) -> list[_Hit]:
+    """The hits of one line (one per signature group)."""
+    hits: list[_Hit] = []
+    low = line.lower()
+    groups_done: set[str] = set()
+    for sig in searchable:
+        if sig.group and sig.group in groups_done:
+            continue
+        if not any(k in low for k in sig.keywords):
+            continue
+        groups = _match(sig, line, lines, index)
+        if groups is None:
+            continue
+        hits.append(_Hit(sig, index + 1, evidence, groups))
+        if sig.group:
+            groups_done.add(sig.group)
+    return hits
 
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})

@@ -1,7 +1,8 @@
 """A log as the program printed it, however it reached the wizard: captured with terminal
 colours, copied from a web page (HTML entities, no-break and zero-width spaces), prefixed by a
 CI runner's or ``docker logs -t``'s time stamps or an editor's line numbers, stored in a JSON or
-Python string or in Docker's JSON records, or cut by a console at its width.
+Python string or in Docker's JSON records, cut by a console at its width, or reflowed at word
+boundaries by a mail client or a forum without code blocks.
 
 ``explain`` reads every log through :func:`as_printed` and :func:`unwrapped`; neither changes a
 log's line count or order, so line numbers keep pointing at the lines as pasted."""
@@ -23,6 +24,23 @@ TERMINAL_WIDTHS = (80, 120)
 """Console widths at which a copied log may come back cut into lines (the Windows console's
 default widths: its legacy copy takes the screen buffer one row a line). Wider, rarer widths
 are left out: a log whose longest line merely has that length would be joined for nothing."""
+
+
+REFLOW_WIDTHS = (60, 100)
+"""The widths a mail client or a forum without code blocks reflows text at, fewest to most."""
+REFLOW_SLACK = 24
+"""A wrapped line ends at most this many characters short of the width (a longer word would
+have been broken)."""
+REFLOW_MIN_BREAKS = 1
+"""How many lines must end a word short of the longest before a text counts as reflowed."""
+
+
+_LINE_START = re.compile(
+    r"(?:[\w.]+(?:Error|Exception|Warning)|bash|sh|zsh|nvidia-smi|nvcc|python[\d.]*|pip\d?|conda)"
+    r": |Traceback \(")
+"""How a line of its own starts, and no reflow's continuation: an exception's or a warning's
+name and a colon, a shell's or a CUDA tool's (``bash: nvcc: command not found``), a traceback.
+(Dates and tags are left out: a reflow's break falls before them as often.)"""
 
 
 _SPACES = str.maketrans({**{c: " " for c in "\u00a0\u2002\u2003\u2004\u2005\u2006\u2007"
@@ -93,20 +111,77 @@ def _json_record_text(line: str) -> str:
 
 
 def unwrapped(lines: list[str]) -> list[str]:
-    """Lines a console cut at its width joined again: when the longest lines are exactly a
-    usual console width long, each of them continues on the next line. The joined line takes
-    the first one's place and the pieces after it stay as they were (line numbers do not
-    change, and a log whose longest line only happens to be that long loses nothing)."""
+    """Lines a console cut at its width, or a mail or forum reflowed at word boundaries, joined
+    again (:func:`_console_cut`, :func:`_reflow_width`). A joined line takes the first piece's
+    place and the pieces after it stay as they were: line numbers do not change, and a log
+    whose lines only look cut loses nothing."""
     longest = max((len(line) for line in lines), default=0)
+    if _console_cut(lines, longest):
+        return _joined(lines, lambda index: "" if len(lines[index]) == longest else None)
+    width = _reflow_width(lines, longest)
+    if width:
+        return _joined(lines, lambda index: _reflow_break(lines[index], lines[index + 1], width))
+    return lines
+
+
+def _console_cut(lines: list[str], longest: int) -> bool:
+    """True when the longest lines are exactly a usual console width long, two or more of them
+    or at least as many as the lines just shorter (a reflowed text's lines end anywhere below
+    its width, and exactly at it only now and then)."""
     if longest not in TERMINAL_WIDTHS:
-        return lines
+        return False
+    full = sum(len(line) == longest for line in lines)
+    near = sum(longest - REFLOW_SLACK <= len(line) < longest for line in lines)
+    return full >= 2 or full >= near
+
+
+def _reflow_width(lines: list[str], longest: int) -> int:
+    """The width a text was reflowed at (its longest line), when it is a usual one and at least
+    :data:`REFLOW_MIN_BREAKS` lines end a word short of it; else 0."""
+    if not REFLOW_WIDTHS[0] <= longest <= REFLOW_WIDTHS[1]:
+        return 0
+    breaks = sum(_fills_line(lines[i], lines[i + 1], longest) for i in range(len(lines) - 1))
+    return longest if breaks >= REFLOW_MIN_BREAKS else 0
+
+
+def _fills_line(line: str, following: str, width: int) -> bool:
+    """True when ``following`` looks like the rest of ``line`` wrapped at ``width``: ``line``
+    had no room left for the next line's first word, and that line starts with no indent (a
+    wrap drops the spaces at a break)."""
+    if not line.strip() or not following or following[0].isspace():
+        return False
+    if _LINE_START.match(following):
+        return False
+    first_word = following.split(" ", 1)[0]
+    return len(line) + 1 + len(first_word) > width and len(line) > width - REFLOW_SLACK
+
+
+def _reflow_break(line: str, following: str, width: int) -> str | None:
+    """What a reflow at ``width`` took out between ``line`` and ``following``: nothing when
+    ``line`` is one word exactly ``width`` long (a word longer than a line is cut there), a
+    space when ``line`` ended a word short of the width; None when ``following`` is a
+    line of its own."""
+    if not _fills_line(line, following, width):
+        return None
+    return "" if len(line) == width and " " not in line.strip() else " "
+
+
+def _joined(lines: list[str], break_after) -> list[str]:
+    """``lines`` with each run of pieces joined into the run's first line: ``break_after(i)``
+    is what separated line ``i`` from line ``i + 1`` in the line they were cut from (None: they
+    were two lines). The pieces after the first stay."""
     joined = list(lines)
     index = 0
-    while index < len(joined) - 1:
+    while index < len(lines) - 1:
         start = index
-        while index < len(joined) - 1 and len(lines[index]) == longest:
+        parts = [lines[index]]
+        while index < len(lines) - 1:
+            separator = break_after(index)
+            if separator is None:
+                break
             index += 1
+            parts.append(separator + lines[index])
         if index > start:
-            joined[start] = "".join(lines[start:index + 1])
+            joined[start] = "".join(parts)
         index += 1
     return joined
