@@ -5,11 +5,13 @@ English and Chinese (and English at 200 %), one process per language and scale:
     docs/screenshots/explain-<lang>-0-summary.png   the summary with the new button
     docs/screenshots/explain-<lang>-1-answer.png    a real log explained: ranked causes
     docs/screenshots/explain-<lang>-2-refused.png   a TensorFlow version and a file refused
+    docs/screenshots/explain-<lang>-3-question.png  candidates and the question that settles them
     docs/screenshots/explain-en-200pct-1-answer.png the answer at 200 % (QT_SCALE_FACTOR=2)
 
 The machine is replayed from tests/profiles/win-tf210-cudnn-never-copied.json (Windows, TF 2.10
-checked: both preselected); the log is a real one from a public thread
-(DeepLabCut/DeepLabCut#1398, data/explain-corpus/tf2.jsonl).
+checked: both preselected); the logs are real ones from public threads
+(DeepLabCut/DeepLabCut#1398, data/explain-corpus/tf2.jsonl; kriegalex/vscode-cuda#9,
+data/explain-corpus/gaps.jsonl).
 
 Usage: python scripts/explain_screenshots.py [--langs en zh_CN] [--out DIR] [--no-hidpi]
 """
@@ -29,10 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "docs" / "screenshots"
 PROFILE = ROOT / "tests" / "profiles" / "win-tf210-cudnn-never-copied.json"
 LOG_SOURCE = ("data/explain-corpus/tf2.jsonl", "DeepLabCut/DeepLabCut#1398")
+QUESTION_LOG_SOURCE = ("data/explain-corpus/gaps.jsonl", "kriegalex/vscode-cuda#9")
 
 
-def real_log() -> str:
-    corpus, source = LOG_SOURCE
+def real_log(where: tuple[str, str] = LOG_SOURCE) -> str:
+    corpus, source = where
     with open(ROOT / corpus, encoding="utf-8") as handle:
         for line in handle:
             item = json.loads(line)
@@ -101,6 +104,13 @@ def render(lang: str, scale: int, out_dir: Path) -> int:
             dialog.explain()
             wait(lambda: False, 0.2)
             shot(dialog, "2-refused")
+        dialog.tf_edit.setText("")
+        dialog.log.setPlainText(real_log(QUESTION_LOG_SOURCE))
+        dialog.explain()
+        status |= not wait(lambda: dialog.state == explain_dialog.DONE)
+        wait(lambda: all(card.isVisible() for card in dialog.cards))
+        status |= not dialog.question.isVisible()
+        shot(dialog, "3-question")
     dialog.close()
     wiz.shutdown(10000)
     return int(bool(status))

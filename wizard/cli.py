@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 from wizard import __version__
 
@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the OS the log comes from (default: what the log itself shows)")
     explain.add_argument("--tf", metavar="VERSION",
                          help="the TensorFlow version that printed the log (e.g. 2.10 or 2.15.1)")
+    explain.add_argument("--answer", metavar="QUESTION=yes|no", action="append", default=[],
+                         help="answer a question explain asked to settle the cause (e.g. "
+                              "container=no); may be given more than once")
 
     from wizard import benchcli
 
@@ -275,7 +278,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from wizard.core import explain, knowledge
+    from wizard.core import deciding_question, explain, knowledge
+
+    try:
+        answers = [deciding_question.parse_answer(given) for given in args.answer]
+    except ValueError as exc:
+        print(f"gpu-wizard explain: {exc.args[0].render(language(args))}", file=sys.stderr)
+        return EXIT_ERROR
 
     tf_version = getattr(args, "tf", None)
     if tf_version is not None:
@@ -294,14 +303,26 @@ def cmd_explain(args: argparse.Namespace) -> int:
         name = "the standard input" if args.file == "-" else args.file
         print(f"gpu-wizard explain: {name} is {exc}", file=sys.stderr)
         return EXIT_ERROR
-    findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version)
+    findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version,
+                                   machine=deciding_question.answers_facts(answers))
+    question = explain.question_for(findings, deciding_question.answers_facts(answers))
     if args.json:
         payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings],
-                   "decisive": explain.decisive(findings)}
+                   "decisive": explain.decisive(findings),
+                   "answers": {known.id: value for known, value in answers},
+                   "question": _question_dict(question)}
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
-        print(explain.findings_text(findings, language(args)))
+        print(explain.findings_text(findings, language(args), answers, question))
     return 0
+
+
+def _question_dict(question: Any) -> Optional[dict[str, Any]]:
+    """The question ``explain --json`` reports (None: none would settle it)."""
+    if question is None:
+        return None
+    return {"id": question.id, "text": question.ask().render("en"),
+            "answers": {value: question.answer(value).fact for value in ("yes", "no")}}
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:

@@ -218,6 +218,8 @@ def test_a_missing_file_names_the_file_and_the_reason(qtbot, dialog, tmp_path):
     assert not dlg.load_file(str(missing))
     assert dlg.file_status.text().startswith(f"Cannot read {missing}: ")
     assert "Traceback" not in dlg.file_status.text()
+    dlg.log.setPlainText(CUDNN_LOG)  # then a paste: the word on the file is stale
+    assert dlg.file_status.text() == ""
 
 
 def test_a_log_file_is_read_as_explain_reads_it(qtbot, dialog, tmp_path, monkeypatch):
@@ -428,3 +430,50 @@ def test_the_first_page_opens_it_before_any_check(qtbot, make_wizard):
     again = wiz.explain_dialog
     assert again is not None and again is not dlg and again.isVisible()
     again.close()
+
+
+def test_one_question_settles_candidates_and_the_answers_can_be_cleared(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=())
+    codes = [c.finding.code for c in _explain(qtbot, dlg, NO_DRIVER_LOG)]
+    assert codes[0] == "no_nvidia_gpu" and not explain.decisive(dlg.findings)
+    bar = dlg.question
+    assert bar.isVisibleTo(dlg) and bar.yes_button.isVisibleTo(dlg)
+    assert "NVIDIA graphics card" in bar.ask.text() and not bar.given.isVisibleTo(dlg)
+    bar.yes_button.click()  # it has one: not "no NVIDIA GPU"
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    assert [c.finding.code for c in dlg.cards][0] == "no_driver_or_nvidia_smi_missing"
+    assert "no_nvidia_gpu" not in [c.finding.code for c in dlg.cards]
+    assert bar.given.text() == "Your answers: the computer has an NVIDIA GPU."
+    assert dlg.answer_text().startswith("Your answers: the computer has an NVIDIA GPU.\n")
+    bar.clear_button.click()
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    assert dlg.answers == [] and dlg.cards[0].finding.code == "no_nvidia_gpu"
+    dlg.question.no_button.click()  # it has none: the GPU first, the question answered
+    qtbot.waitUntil(lambda: dlg.state == DONE, timeout=WAIT_MS)
+    assert dlg.cards[0].finding.code == "no_nvidia_gpu"
+    assert "nvidia_gpu" not in [q.id for q, _ in dlg.answers[1:]]
+    assert dlg.question.question is None or dlg.question.question.id != "nvidia_gpu"
+    dlg.log.setPlainText(CUDNN_LOG)  # another log: the answers were about the last one
+    assert dlg.answers == [] and not dlg.question.given.isVisibleTo(dlg)
+
+
+def test_the_checked_machine_answers_the_question_itself(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=("nvidia_gpu", "driver_loaded"))
+    _explain(qtbot, dlg, NO_DRIVER_LOG)
+    asked = dlg.question.question
+    assert asked is None or asked.id != "nvidia_gpu"  # the check saw the GPU
+
+
+def test_the_question_is_asked_in_chinese(qtbot, qapp, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=())
+    _explain(qtbot, dlg, NO_DRIVER_LOG)
+    assert dlg.question.yes_button.text() == "&Yes"
+    try:
+        assert i18n.install_language(qapp, "zh_CN")
+        qapp.processEvents()
+        assert "NVIDIA 显卡" in dlg.question.ask.text()
+        assert dlg.question.yes_button.text() == "是(&Y)"
+    finally:
+        i18n.install_language(qapp, "en")
+    qapp.processEvents()
+    assert "NVIDIA graphics card" in dlg.question.ask.text()

@@ -39,6 +39,7 @@ from typing import Any, Optional
 
 from wizard.core import messages
 from wizard.core.codes import CODES, layer_of
+from wizard.core.deciding_question import Question, answer_facts, apply_answers, deciding_question
 from wizard.core.knowledge.versions import try_parse_version
 from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
 from wizard.core.model import (
@@ -760,8 +761,10 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     environment holds; it beats a version the log shows.
     ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
     that a signature can rule a candidate in or out (``"machine:nvidia_gpu"`` in its
-    ``requires`` / ``unless``). A log with only harmless lines gives the single finding
-    ``numa_or_harmless_warning`` (severity info); an empty log gives ``[]``. ``signatures``
+    ``requires`` / ``unless``), and the facts the user's answers give
+    (:mod:`wizard.core.deciding_question`), which put their subject first or drop it. A log
+    with only harmless lines gives the single finding ``numa_or_harmless_warning`` (severity
+    info); an empty log gives ``[]``. ``signatures``
     replaces the shipped table (the benchmark's leave-thread-out measurement).
 
     When no line is decisive (:func:`is_decisive`), or several causes are found, each finding
@@ -770,6 +773,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     """
     if not text or not text.strip():
         return []
+    machine = tuple(machine)
     tab = signatures or table()
     text = as_printed(text)
     if os_kind not in _OS_KINDS:
@@ -813,7 +817,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     if not kept:
         return [_harmless_finding(harmless)] if harmless else []
     context = _context_params(facts, tab)
-    ranked = _rank(kept, facts, os_kind)
+    ranked = apply_answers(_rank(kept, facts, os_kind), machine, lambda c: c.code)
     findings = [_finding(c, context, tab, os_kind) for c in ranked]
     scores = [_score(c, facts, os_kind) for c in ranked]
     decisive = is_decisive(scores)
@@ -872,9 +876,10 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
                 facts.pop(old, None)
             facts[name] = _known_hit(name, {"tf_version": str(tf_version).strip()})
             facts["tf_given"] = _known_hit("tf_given", {"tf_version": str(tf_version).strip()})
+    known = (*MACHINE_FACTS, *answer_facts())
     for name in machine:
-        if name not in MACHINE_FACTS:
-            raise ValueError(f"unknown machine fact {name!r} (known: {', '.join(MACHINE_FACTS)})")
+        if name not in known:
+            raise ValueError(f"unknown machine fact {name!r} (known: {', '.join(known)})")
         facts[f"machine:{name}"] = _known_hit(f"machine:{name}")
 
 
@@ -1088,6 +1093,12 @@ def _with_how_to_tell(finding: Finding, facts: dict[str, _Hit], os_kind: Optiona
 def decisive(findings: list[Finding]) -> bool:
     """False when :func:`explain_log` found no decisive line (its findings are candidates)."""
     return bool(findings) and all(f.params.get("decisive", True) for f in findings)
+
+
+def question_for(findings: list[Finding], known: Iterable[str] = ()) -> Optional[Question]:
+    """The one question whose answer would settle ``findings`` (None: none would, or ``known``
+    facts already answer it; :func:`wizard.core.deciding_question.deciding_question`)."""
+    return deciding_question([f.code for f in findings], decisive(findings), known)
 
 
 def _derived_evidence(sig: Signature, facts: dict[str, _Hit]) -> Optional[_Hit]:
@@ -1458,10 +1469,27 @@ def read_log_file(path: str, stdin: Any = None) -> str:
 # Text for the CLI
 
 
-def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE) -> str:
-    """Readable text for ``gpu-wizard explain``, in ``lang``: the most likely cause first."""
+def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE,
+                  answers: Iterable[tuple[Question, str]] = (),
+                  question: Optional[Question] = None) -> str:
+    """Readable text for ``gpu-wizard explain``, in ``lang``: the most likely cause first; the
+    user's ``answers`` before it and the ``question`` that would settle it after it."""
     def say(message_id: str, **params: Any) -> str:
         return messages.render(msg(message_id, **params), lang)
+
+    text = _findings_text(findings, lang, say)
+    said = [known.said(value) for known, value in answers]
+    if said:
+        text = say("explain.text.answered", answers=said) + "\n" + text
+    if question is not None:
+        text = text.rstrip() + "\n\n" + "\n".join([
+            say("explain.text.question", ask=question.ask()),
+            "  " + say("explain.text.question_cli", yes=question.option("yes"),
+                       no=question.option("no"))]) + "\n"
+    return text
+
+
+def _findings_text(findings: list[Finding], lang: str, say: Any) -> str:
 
     if not findings:
         return "\n".join([say("explain.text.nothing_found"),

@@ -8,6 +8,11 @@ line it was read from, how to tell it from the others and the fix. The engine is
 closing the dialog meanwhile drops its answer. "Copy as text" copies exactly what the CLI prints
 (:func:`wizard.core.explain.findings_text`).
 
+When no line decides and one fact the user knows would (:mod:`wizard.core.deciding_question`:
+a container? a 64-bit Python?), the answer area asks it with Yes and No
+(:class:`wizard.widgets.question_bar.QuestionBar`); an answer explains again with it, as
+``explain --answer`` does, and the answers hold until the log changes or they are cleared.
+
 The machine's own facts (:func:`wizard.core.explain.machine_facts`: an NVIDIA GPU listed, a
 driver loaded) narrow the candidates while the log is said to come from this computer. The
 ``checked`` fact is never passed: it hides the guesses from a log's silence that the layers
@@ -45,10 +50,12 @@ from PySide6.QtWidgets import (
 )
 
 from wizard import i18n, texts
-from wizard.core import explain
+from wizard.core import deciding_question, explain
+from wizard.core.deciding_question import Question
 from wizard.core.messages import Message, msg
 from wizard.core.model import Finding
 from wizard.widgets.finding_card import FindingCard, copy_text
+from wizard.widgets.question_bar import QuestionBar
 from wizard.workers import FunctionWorker, WorkerError, WorkerManager
 
 OS_CHOICES = ("windows", "linux", "wsl2", "macos", "")
@@ -263,6 +270,8 @@ class ExplainDialog(QDialog):
         self._worker: Optional[FunctionWorker] = None
         self.findings: Optional[list[Finding]] = None
         """The last answer (None: none yet)."""
+        self.answers: list[tuple[Question, str]] = []
+        """The user's answers to the questions that settle a cause (for the log in the box)."""
         self.state = IDLE
         self._status: Optional[Message] = None
         self._error: Optional[WorkerError] = None
@@ -276,6 +285,7 @@ class ExplainDialog(QDialog):
         self.log = LogEdit(self)
         self.log.setObjectName("explain_log")
         self.log.file_given.connect(self.load_file)
+        self.log.textChanged.connect(self._on_log_changed)
         self.setAcceptDrops(True)
         self.log.setFont(_mono_font())
         self.log.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -368,6 +378,10 @@ class ExplainDialog(QDialog):
         self.answer_layout = QVBoxLayout(content)
         self.answer_layout.addWidget(self.status)
         self.answer_layout.addWidget(self.hint)
+        self.question = QuestionBar(content)
+        self.question.answered.connect(self.answer_question)
+        self.question.cleared.connect(self.clear_answers)
+        self.answer_layout.addWidget(self.question)
         self.cards_layout = QVBoxLayout()
         self.answer_layout.addLayout(self.cards_layout)
         self.answer_layout.addStretch(1)
@@ -419,6 +433,31 @@ class ExplainDialog(QDialog):
     def machine_facts(self) -> list[str]:
         """The machine's facts passed to the engine (none for a log from another computer)."""
         return list(self.machine) if self.machine_box.isChecked() else []
+
+    def known_facts(self) -> list[str]:
+        """The machine's facts and the user's answers: what the engine is told."""
+        return self.machine_facts() + deciding_question.answers_facts(self.answers)
+
+    def answer_question(self, value: str) -> None:
+        """The user answered the question shown: explain again with it."""
+        question = self.question.question
+        if question is None or self.state != DONE:
+            return
+        self.answers.append((question, value))
+        self.explain()
+
+    def clear_answers(self) -> None:
+        self.answers = []
+        self.explain()
+
+    def _on_log_changed(self) -> None:
+        """Another log: the answers and the word on the last file were about the last one."""
+        if self.answers:
+            self.answers = []
+            self.question.show_question(None, [])
+        if self._file_message is not None:
+            self._file_message = None
+            self._show_file_status()
 
     def _on_os_changed(self, _index: int) -> None:
         """Another OS than the checked machine's: the log comes from another computer, whose
@@ -496,7 +535,7 @@ class ExplainDialog(QDialog):
             self.tf_edit.setFocus()
             return None
         choice = self.tf_choice()
-        work = explain_work(text, self.os_kind(), choice.version, self.machine_facts())
+        work = explain_work(text, self.os_kind(), choice.version, self.known_facts())
         self._worker = self.workers.start(work, slots={
             "sig_result": self._on_result,
             "sig_error": self._on_error,
@@ -563,6 +602,8 @@ class ExplainDialog(QDialog):
             card = ExplainCard(finding, rank, self.answer.widget())
             self.cards_layout.addWidget(card)
             self.cards.append(card)
+        asked = explain.question_for(findings, self.known_facts()) if findings else None
+        self.question.show_question(asked, self.answers if findings is not None else [])
         self.copy_button.setEnabled(findings is not None)
         self.explain_button.setEnabled(True)
 
@@ -594,7 +635,7 @@ class ExplainDialog(QDialog):
 
         if self.findings is None:
             return ""
-        return explain.findings_text(self.findings, i18n.current_language())
+        return explain.findings_text(self.findings, i18n.current_language(), self.answers)
 
     def copy_answer(self) -> None:
         if self.findings is None:

@@ -1,0 +1,120 @@
+"""One question that settles an explanation no line decides (wizard/core/deciding_question.py):
+asked when its subject is one of the two most likely candidates, answered as a fact explain
+takes (``explain --answer``, the dialog's Yes/No, the checked machine's own facts)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wizard import cli
+from wizard.core import deciding_question, explain, messages
+from wizard.core.codes import CODES
+from wizard.core.deciding_question import NO, YES, apply_answers, parse_answer, question
+
+NO_DRIVER = ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+             "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx")
+# (question, OS, a log whose two most likely causes it tells apart, first after yes, after no)
+CASES = [
+    ("nvidia_gpu", "linux", NO_DRIVER, "no_driver_or_nvidia_smi_missing", "no_nvidia_gpu"),
+    ("container", "linux",
+     "OSError: libcuda.so.1: cannot open shared object file: No such file or directory",
+     "container_no_gpu_passthrough", "no_driver_or_nvidia_smi_missing"),
+    ("python_64bit", "windows",
+     "ERROR: tensorflow-2.10.0-cp39-cp39-win_amd64.whl is not a supported wheel on this "
+     "platform.", "python_version_unsupported", "python_32bit"),
+    ("other_gpu_programs", "linux",
+     "E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: "
+     "CUDNN_STATUS_ALLOC_FAILED", "cudnn_handle_oom", "gpu_model_oom"),
+    ("cuda_toolkit", "windows",
+     "'nvcc' is not recognized as an internal or external command,\n"
+     "operable program or batch file.", "cuda_not_on_path", "cuda_not_installed"),
+]
+
+
+def codes(findings) -> list[str]:
+    return [f.code for f in findings]
+
+
+def test_every_question_names_known_codes_and_has_its_words_in_both_languages() -> None:
+    for known in deciding_question.questions():
+        assert known.subject in CODES, known.id
+        for answer in (known.yes, known.no):
+            assert set(answer.points_to) | set(answer.rules_out) <= set(CODES), known.id
+            assert known.subject in (*answer.points_to, *answer.rules_out), known.id
+        for message in (known.ask(), known.said(YES), known.said(NO)):
+            for lang in messages.LANGUAGES:
+                assert messages.has(message.id), message.id
+                assert messages.render(message, lang) != messages.MISSING
+    assert {q.id for q in deciding_question.questions()} == {case[0] for case in CASES}
+
+
+@pytest.mark.parametrize(("question_id", "os_kind", "log", "after_yes", "after_no"), CASES)
+def test_the_answer_settles_the_two_most_likely_causes(
+        question_id: str, os_kind: str, log: str, after_yes: str, after_no: str) -> None:
+    findings = explain.explain_log(log, os_kind)
+    asked = explain.question_for(findings)
+    assert asked is not None and asked.id == question_id, codes(findings)
+    assert asked.subject in codes(findings)[:2] and not explain.decisive(findings)
+    for value, first in ((YES, after_yes), (NO, after_no)):
+        fact = asked.answer(value).fact
+        answered = explain.explain_log(log, os_kind, machine=[fact])
+        assert codes(answered)[0] == first, (value, codes(answered))
+        follow_up = explain.question_for(answered, [fact])
+        assert follow_up is None or follow_up.id != question_id  # never asked twice
+
+
+def test_a_decided_log_asks_nothing() -> None:
+    smi = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+           "sure that the latest NVIDIA driver is installed and running.")
+    assert explain.question_for(explain.explain_log(smi, "linux")) is None
+    assert explain.question_for([]) is None
+
+
+def test_an_answer_never_leaves_nothing_and_keeps_the_order_of_the_rest() -> None:
+    ruled_out = [question("container").no.fact]
+    assert apply_answers(["container_no_gpu_passthrough"], ruled_out, str) == [
+        "container_no_gpu_passthrough"]
+    assert apply_answers(["a", "container_no_gpu_passthrough", "b"], ruled_out, str) == ["a", "b"]
+    pointed = [question("container").yes.fact]
+    assert apply_answers(["a", "b", "container_no_gpu_passthrough"], pointed, str) == [
+        "container_no_gpu_passthrough", "a", "b"]
+    assert apply_answers(["a", "b"], [], str) == ["a", "b"]
+
+
+@pytest.mark.parametrize("given", ["gpu=yes", "container=maybe", "container", "=yes"])
+def test_an_answer_that_is_no_question_or_no_yes_or_no_is_refused(given: str) -> None:
+    with pytest.raises(ValueError):
+        parse_answer(given)
+    assert parse_answer(" container = YES ") == (question("container"), YES)
+
+
+def _cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_cli_asks_and_takes_the_answer(capsys, tmp_path) -> None:
+    log = tmp_path / "error.log"
+    log.write_text(NO_DRIVER + "\n", encoding="utf-8")
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "en")
+    assert code == 0 and "Most likely cause: No NVIDIA GPU" in out
+    assert "One question would settle it: Does the computer that printed this log have" in out
+    assert "--answer nvidia_gpu=yes" in out
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "zh_CN",
+                        "--answer", "nvidia_gpu=yes")
+    assert code == 0 and out.startswith("你的回答：电脑有 NVIDIA 显卡。\n")
+    assert "--answer nvidia_gpu" not in out
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--json",
+                        "--answer", "nvidia_gpu=no")
+    payload = json.loads(out)
+    assert payload["answers"] == {"nvidia_gpu": "no"}
+    assert payload["findings"][0]["code"] == "no_nvidia_gpu"
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--json")
+    assert json.loads(out)["question"]["id"] == "nvidia_gpu"
+    code, out, err = _cli(capsys, "explain", str(log), "--answer", "gpu=yes", "--lang", "en")
+    assert code == 2 and out == ""
+    assert "--answer gpu=yes: no such question (known: nvidia_gpu, container" in err
+    assert "write it as QUESTION=yes|no" in err

@@ -1,0 +1,146 @@
+"""One question that settles an explanation no log line decides.
+
+When ``explain`` finds only candidates and the two most likely differ by a fact the user knows
+and a log rarely shows ("did this run inside a container?", "is your Python 64-bit?", "does
+that computer have an NVIDIA GPU?"), the CLI and the explain dialog ask it. The answer is a fact
+:func:`wizard.core.explain.explain_log` takes like the machine's own (its ``machine`` facts):
+it puts the question's subject first or drops it (:func:`apply_answers`).
+
+The questions are data, ``resources/questions.json``; their words are messages
+(``question.<id>.ask``, ``question.<id>.said_yes``, ``question.<id>.said_no``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, TypeVar
+
+from wizard.core.messages import Message, msg
+from wizard.resources import load_json
+
+QUESTIONS_FILE = "questions.json"
+YES, NO = "yes", "no"
+OPTION = "--answer"
+"""``gpu-wizard explain``'s option that gives an answer."""
+Item = TypeVar("Item")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one answer means: the fact it gives and the codes it puts first or drops."""
+
+    fact: str
+    points_to: tuple[str, ...] = ()
+    rules_out: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    subject: str
+    """The finding code the question rules in or out."""
+    yes: Answer
+    no: Answer
+    ask_params: tuple[tuple[str, str], ...] = ()
+    """The values of its ``question.<id>.ask`` message (a command, a folder)."""
+
+    def ask(self) -> Message:
+        return msg(f"question.{self.id}.ask", **dict(self.ask_params))
+
+    def option(self, value: str) -> str:
+        """The CLI's option that gives the answer: ``--answer container=yes``."""
+        return f"{OPTION} {self.id}={value}"
+
+    def answer(self, value: str) -> Answer:
+        return self.yes if value == YES else self.no
+
+    def said(self, value: str) -> Message:
+        """The answer as a short phrase ("it ran inside a container")."""
+        return msg(f"question.{self.id}.said_{value}")
+
+    def facts(self) -> tuple[str, str]:
+        return self.yes.fact, self.no.fact
+
+
+def _answer(raw: dict) -> Answer:
+    return Answer(str(raw["fact"]), tuple(raw.get("points_to", ())),
+                  tuple(raw.get("rules_out", ())))
+
+
+@lru_cache(maxsize=1)
+def questions() -> tuple[Question, ...]:
+    """The questions of ``resources/questions.json``, in their order."""
+    data = load_json(QUESTIONS_FILE)
+    return tuple(Question(str(raw["id"]), str(raw["subject"]), _answer(raw[YES]), _answer(raw[NO]),
+                          tuple((str(k), str(v)) for k, v in raw.get("ask_params", {}).items()))
+                 for raw in data["questions"])
+
+
+def question(question_id: str) -> Question:
+    for known in questions():
+        if known.id == question_id:
+            return known
+    raise KeyError(question_id)
+
+
+def answer_facts() -> tuple[str, ...]:
+    """Every fact an answer gives (``in_container``, ``python_64bit``, ...)."""
+    return tuple(fact for q in questions() for fact in q.facts())
+
+
+def parse_answer(text: str) -> tuple[Question, str]:
+    """``container=yes`` (``explain --answer``) as the question and the answer; ValueError with
+    a message id's params when the question or the answer is unknown."""
+    name, _, value = text.partition("=")
+    value = value.strip().lower()
+    try:
+        known = question(name.strip())
+    except KeyError:
+        raise ValueError(msg("explain.text.unknown_question", option=OPTION, given=text,
+                             known=", ".join(q.id for q in questions()),
+                             form="QUESTION=yes|no")) from None
+    if value not in (YES, NO):
+        raise ValueError(msg("explain.text.unknown_answer", option=OPTION, given=text,
+                             yes=f"{known.id}={YES}", no=f"{known.id}={NO}"))
+    return known, value
+
+
+def answers_facts(answers: Iterable[tuple[Question, str]]) -> list[str]:
+    """The facts the answers give, for ``explain_log(machine=...)``."""
+    return [known.answer(value).fact for known, value in answers]
+
+
+def apply_answers(items: Sequence[Item], facts: Iterable[str],
+                  code: Callable[[Item], str]) -> list[Item]:
+    """``items`` (findings, candidates) as the given facts have them: the codes an answer points
+    to first (in their order), the codes it rules out left out, unless nothing would be left."""
+    given = set(facts)
+    first: list[str] = []
+    out: set[str] = set()
+    for known in questions():
+        for answer in (known.yes, known.no):
+            if answer.fact in given:
+                first.extend(c for c in answer.points_to if c not in first)
+                out.update(answer.rules_out)
+    if not first and not out:
+        return list(items)
+    kept = [item for item in items if code(item) not in out] or list(items)
+    lead = [item for c in first for item in kept if code(item) == c]
+    return lead + [item for item in kept if item not in lead]
+
+
+def deciding_question(codes: Sequence[str], decided: bool,
+                      known: Iterable[str] = ()) -> Optional[Question]:
+    """The question to ask about findings ranked ``codes`` (most likely first): none when a
+    line ``decided`` the cause, else the first question whose subject is one of the two most
+    likely codes while another code is beside it, and which ``known`` facts (answers given,
+    the machine's own) do not already answer."""
+    if decided or len(codes) < 2:
+        return None
+    given = set(known)
+    for candidate in questions():
+        if candidate.subject in codes[:2] and not given & set(candidate.facts()):
+            return candidate
+    return None
