@@ -10,8 +10,8 @@ English and Chinese (and English at 200 %), one process per language and scale:
 
 The machine is replayed from tests/profiles/win-tf210-cudnn-never-copied.json (Windows, TF 2.10
 checked: both preselected); the logs are real ones from public threads
-(DeepLabCut/DeepLabCut#1398, data/explain-corpus/tf2.jsonl; kriegalex/vscode-cuda#9,
-data/explain-corpus/gaps.jsonl).
+(DeepLabCut/DeepLabCut#1398, data/explain-corpus/tf2.jsonl; tensorflow/tensorflow#39989,
+data/explain-corpus/cudnn_oom.jsonl).
 
 Usage: python scripts/explain_screenshots.py [--langs en zh_CN] [--out DIR] [--no-hidpi]
 """
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "docs" / "screenshots"
 PROFILE = ROOT / "tests" / "profiles" / "win-tf210-cudnn-never-copied.json"
 LOG_SOURCE = ("data/explain-corpus/tf2.jsonl", "DeepLabCut/DeepLabCut#1398")
-QUESTION_LOG_SOURCE = ("data/explain-corpus/gaps.jsonl", "kriegalex/vscode-cuda#9")
+QUESTION_LOG_SOURCE = ("data/explain-corpus/cudnn_oom.jsonl", "tensorflow/tensorflow#39989")
 
 
 def real_log(where: tuple[str, str] = LOG_SOURCE) -> str:

@@ -12,6 +12,7 @@ from wizard import cli
 from wizard.core import deciding_question, explain, messages
 from wizard.core.codes import CODES
 from wizard.core.deciding_question import NO, YES, apply_answers, parse_answer, question
+from wizard.core.model import Finding
 
 NO_DRIVER = ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
              "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx")
@@ -118,3 +119,29 @@ def test_the_cli_asks_and_takes_the_answer(capsys, tmp_path) -> None:
     assert code == 2 and out == ""
     assert "--answer gpu=yes: no such question (known: nvidia_gpu, container" in err
     assert "write it as QUESTION=yes|no" in err
+
+
+@pytest.mark.parametrize(("profile", "answered"), [
+    ("linux-container-no-gpu-passthrough", {"in_container", "python_64bit"}),
+    ("linux-dual-4090-healthy", {"not_in_container", "python_64bit"}),
+    ("win-cuda-not-installed", {"no_cuda_toolkit", "python_64bit"}),
+    ("win-cuda112-not-on-path", {"cuda_toolkit_installed", "python_64bit"}),
+    ("linux-tf221-and-cuda-healthy", {"not_in_container", "python_64bit"}),  # CUDA from wheels
+])
+def test_the_checked_machine_answers_questions_itself(profile: str, answered: set[str]) -> None:
+    from pathlib import Path
+
+    from wizard.core.diagnose import run_check
+    from wizard.core.host import ReplayHost
+
+    path = Path(__file__).resolve().parents[1] / "profiles" / f"{profile}.json"
+    report = run_check(ReplayHost.from_file(path))
+    facts = explain.machine_facts({layer.layer: layer for layer in report.layers})
+    assert set(facts) & set(deciding_question.answer_facts()) - {"nvidia_gpu"} == answered
+    for known in deciding_question.questions():
+        if set(known.facts()) & answered:
+            # a log from this computer: the question its check answered is never asked
+            findings = [Finding(code, params={"decisive": False})
+                        for code in (known.subject, "cuda_version_mismatch")]
+            assert explain.question_for(findings, facts) is None or \
+                explain.question_for(findings, facts).id != known.id

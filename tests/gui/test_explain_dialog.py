@@ -359,8 +359,10 @@ def _press_ctrl_e(qtbot, wiz):
 
 
 @pytest.mark.parametrize("profile, os_kind, tf, facts", [
-    ("gui-win-cudnn-missing", "windows", "2.10.0", ["nvidia_gpu", "driver_loaded"]),
-    ("gui-linux-no-gpu", "linux", "", ["no_nvidia_gpu"]),
+    ("gui-win-cudnn-missing", "windows", "2.10.0",
+     ["nvidia_gpu", "driver_loaded", "cuda_toolkit_installed", "python_64bit"]),
+    ("gui-linux-no-gpu", "linux", "", ["no_nvidia_gpu", "not_in_container", "no_cuda_toolkit",
+                                       "python_64bit"]),
 ])
 def test_the_summary_opens_it_preselected_from_the_checked_machine(
         qtbot, make_wizard, profile, os_kind, tf, facts):

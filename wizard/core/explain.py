@@ -1636,9 +1636,11 @@ def probe_log_findings(probe: Optional[dict[str, Any]], os_kind: Optional[str] =
 
 
 def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
-    """What the layers below found on the machine itself, as :data:`MACHINE_FACTS` names: an
-    NVIDIA GPU listed (or none at all), a driver loaded (NVML or the kernel module answered),
-    a driver too old for the target, a driver library that is not the kernel module's version."""
+    """What the layers found on the machine itself, as fact names: an NVIDIA GPU listed (or none
+    at all), a driver loaded (NVML or the kernel module answered), a driver too old for the
+    target, a driver library that is not the kernel module's version (:data:`MACHINE_FACTS`);
+    and the answers to the questions of :mod:`wizard.core.deciding_question` the machine gives
+    itself (:func:`_answered_by_machine`)."""
     facts: list[str] = []
     gpu = results.get("gpu")
     if gpu is not None:
@@ -1655,6 +1657,28 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
         facts.append("driver_too_old")
     if "nvml_driver_library_mismatch" in shown:
         facts.append("driver_library_mismatch")
+    return facts + _answered_by_machine(results)
+
+
+def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
+    """The questions' answers the layers read on the machine: inside a container or not (the
+    driver layer, Linux), a CUDA Toolkit installed or no CUDA at all (the cuda layer), the
+    environment's Python 64- or 32-bit (the tensorflow layer's probe)."""
+    facts: list[str] = []
+    driver = results.get("driver")
+    if driver is not None and "in_container" in driver.facts:
+        facts.append("in_container" if driver.facts["in_container"] else "not_in_container")
+    cuda = results.get("cuda")
+    installs = cuda.facts.get("installs") if cuda is not None else None
+    if isinstance(installs, list):
+        if any(isinstance(i, dict) and i.get("kind") == "toolkit" for i in installs):
+            facts.append("cuda_toolkit_installed")
+        elif not installs and not cuda.facts.get("nvcc"):
+            facts.append("no_cuda_toolkit")
+    tensorflow = results.get("tensorflow")
+    bits = tensorflow.facts.get("python_bits") if tensorflow is not None else None
+    if bits in (32, 64):
+        facts.append(f"python_{bits}bit")
     return facts
 
 
