@@ -17,6 +17,12 @@ held out: never a tuning signal). Then the time to explain a synthetic log of se
 out (those whose source cites its thread): an estimate, from dev alone, of how the signatures
 do on threads they were not written from.
 
+``--answered``: dev and test again as a user who answers the questions explain asks
+(:mod:`wizard.core.deciding_question`, at most two a log) as the thread's confirmed cause implies:
+the answer that points to the label when one does, else the one that rules the question's subject
+out. An estimate of what the questions add (an upper one: a user may not know, and a cause other
+than the subject does not prove the subject absent); test totals only.
+
 ``--pasted``: the dev part again with each log in the forms users paste it in (CRLF line ends,
 quoted, HTML entities, terminal colours, a web page's no-break and zero-width spaces, a CI
 runner's time stamps, an editor's line numbers, a JSON string, Docker's JSON log records, cut
@@ -104,6 +110,7 @@ from wizard.core.explain import (  # noqa: E402
     Table,
     build_table,
     explain_log,
+    question_for,
     table,
 )
 from wizard.resources import load_json  # noqa: E402
@@ -273,6 +280,43 @@ def print_labels(result: Result, misses: bool) -> None:
             print(f"miss {sample_id} ({source}): label {label}, ranked {codes}")
 
 
+MAX_QUESTIONS = 2
+"""How many questions ``--answered`` answers a log (each answer may raise the next)."""
+
+
+def implied_answer(question, label: str) -> str:  # noqa: ANN001 - a deciding_question.Question
+    """The fact a user whose cause is ``label`` would answer ``question`` with."""
+    for answer in (question.yes, question.no):
+        if label in answer.points_to:
+            return answer.fact
+    return next(a.fact for a in (question.yes, question.no) if question.subject in a.rules_out)
+
+
+def answered_codes(row: dict) -> tuple[list[str], int]:
+    """The codes explain ranks for a row once its questions are answered
+    (:func:`implied_answer`), and how many were asked."""
+    text, os_kind, tf = row_log(row), row_os(row), row_tf(row)
+    findings = explain_log(text, os_kind, tf_version=tf)
+    facts: list[str] = []
+    for _ in range(MAX_QUESTIONS):
+        question = question_for(findings, facts)
+        if question is None:
+            break
+        facts.append(implied_answer(question, row["label"]))
+        findings = explain_log(text, os_kind, tf_version=tf, machine=facts)
+    return [f.code for f in findings], len(facts)
+
+
+def evaluate_answered(part: str, rows: list[dict]) -> Result:
+    result = Result(f"{part}-answered", rows=len(rows))
+    started = time.perf_counter()
+    for row in rows:
+        codes, _asked = answered_codes(row)
+        score(result, row, codes)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
 def _each_line(template: str):
     return lambda text: "\n".join(template.format(line) for line in text.split("\n"))
 
@@ -378,6 +422,9 @@ def main() -> int:
     parser.add_argument("--size-mb", type=float, default=5.0)
     parser.add_argument("--leave-thread-out", action="store_true",
                         help="also the dev part with each log's own thread's signatures left out")
+    parser.add_argument("--answered", action="store_true",
+                        help="also dev and test with explain's questions answered as the cause "
+                             "implies")
     parser.add_argument("--pasted", action="store_true",
                         help="only the dev part, with each log in the forms it may be pasted in")
     args = parser.parse_args()
@@ -390,9 +437,13 @@ def main() -> int:
     results = [evaluate(part, load_part(part, args.samples)) for part in parts]
     if args.leave_thread_out:
         results.append(evaluate_leave_thread_out("dev", load_part("dev")))
+    if args.answered:
+        results += [evaluate_answered(part, load_part(part)) for part in ("dev", "test")]
     print_totals(results)
     print_rounds(results)
     for result in results:
+        if result.part.endswith("-answered"):
+            continue  # totals only: the labels' table is the logs alone's
         # the test part is held out: totals per label at most, never its logs or misses
         print_labels(result, misses=result.part != "test")
     print()

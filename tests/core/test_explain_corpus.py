@@ -167,3 +167,15 @@ def test_every_collection_has_a_round() -> None:
     """The benchmark prints totals per collection round; a new file must say its round."""
     collections = {row["collection"] for row in EVERY_ROW}
     assert collections <= set(corpus_split.ROUNDS), collections - set(corpus_split.ROUNDS)
+
+
+@needs_corpus
+def test_answering_the_questions_as_the_cause_implies_never_costs_a_log() -> None:
+    """explain's questions (wizard/core/deciding_question.py), answered as each dev log's
+    confirmed cause implies, name the cause of every log the log alone did, and more."""
+    rows = corpus_split.load("dev")
+    alone = explain_accuracy.evaluate("dev", rows)
+    answered = explain_accuracy.evaluate_answered("dev", rows)
+    missed_alone = {m[0] for m in alone.misses}
+    assert {m[0] for m in answered.misses} <= missed_alone
+    assert answered.top1 >= alone.top1 + len(rows) // 50  # the questions add 2% at least
