@@ -88,6 +88,7 @@ unchanged; 5 MB log 0.80 s.
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import json
 import re
@@ -113,6 +114,8 @@ from wizard.core.explain import (  # noqa: E402
     question_for,
     table,
 )
+from wizard.core.similar_reports import SimilarIndex  # noqa: E402
+from wizard.core.similar_reports import index as similar_index  # noqa: E402
 from wizard.resources import load_json  # noqa: E402
 
 OLD_SAMPLES = REPO / "data" / "error-samples.jsonl"
@@ -156,9 +159,21 @@ def row_log(row: dict) -> str:
 
 
 def ranked(row: dict, signatures: Table | None = None) -> list[str]:
-    """The codes explain ranks for a row, most likely first."""
+    """The codes explain ranks for a row, most likely first (the similar reports without the
+    row's own thread: a development log must not find itself)."""
     return [f.code for f in explain_log(row_log(row), row_os(row), tf_version=row_tf(row),
-                                        signatures=signatures)]
+                                        signatures=signatures, similar=similar_without(row))]
+
+
+@functools.lru_cache(maxsize=2048)
+def _similar_without_thread(thread: str) -> SimilarIndex:
+    return similar_index().without([thread])
+
+
+def similar_without(row: dict) -> SimilarIndex:
+    """The shipped similar-reports index less the row's own thread (wizard/core/
+    similar_reports.py holds the development part only: a test row's thread is never in it)."""
+    return _similar_without_thread(corpus_split.thread_of(row.get("source", "")))
 
 
 # --- leave-thread-out: how well the signatures generalise, measured inside the dev part ------
@@ -296,14 +311,15 @@ def answered_codes(row: dict) -> tuple[list[str], int]:
     """The codes explain ranks for a row once its questions are answered
     (:func:`implied_answer`), and how many were asked."""
     text, os_kind, tf = row_log(row), row_os(row), row_tf(row)
-    findings = explain_log(text, os_kind, tf_version=tf)
+    findings = explain_log(text, os_kind, tf_version=tf, similar=similar_without(row))
     facts: list[str] = []
     for _ in range(MAX_QUESTIONS):
         question = question_for(findings, facts)
         if question is None:
             break
         facts.append(implied_answer(question, row["label"]))
-        findings = explain_log(text, os_kind, tf_version=tf, machine=facts)
+        findings = explain_log(text, os_kind, tf_version=tf, machine=facts,
+                               similar=similar_without(row))
     return [f.code for f in findings], len(facts)
 
 
@@ -363,7 +379,8 @@ def evaluate_pasted(rows: list[dict]) -> list[Result]:
         started = time.perf_counter()
         for row in rows:
             codes = [f.code for f in explain_log(form(row_log(row)), row_os(row),
-                                                 tf_version=row_tf(row))]
+                                                 tf_version=row_tf(row),
+                                                 similar=similar_without(row))]
             score(result, row, codes)
         result.seconds = time.perf_counter() - started
         results.append(result)

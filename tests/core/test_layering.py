@@ -21,7 +21,8 @@ PACKAGE = REPO_ROOT / "wizard"
 LEVELS: list[tuple[int, tuple[str, ...]]] = [
     (0, ("wizard.core.host", "wizard.resources", "wizard.__init__")),
     (1, ("wizard.core.model", "wizard.core.codes", "wizard.core.messages",
-         "wizard.core.knowledge", "wizard.core.pasted_log", "wizard.core.deciding_question")),
+         "wizard.core.knowledge", "wizard.core.pasted_log", "wizard.core.deciding_question",
+         "wizard.core.similar_reports")),
     (2, ("wizard.core.envs", "wizard.core.cuda_installs", "wizard.core.cudnn_installs",
          "wizard.core.library_names", "wizard.core.explain", "wizard.core.monitor")),
     (2, ("wizard.core.downloads",)),

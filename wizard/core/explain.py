@@ -39,6 +39,8 @@ from typing import Any, Optional
 
 from wizard.core import messages
 from wizard.core.codes import CODES, layer_of
+from wizard.core.codes import fix_summary as code_fix_summary
+from wizard.core.codes import message as code_message
 from wizard.core.deciding_question import Question, answer_facts, apply_answers, deciding_question
 from wizard.core.knowledge.versions import try_parse_version
 from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
@@ -52,6 +54,8 @@ from wizard.core.model import (
     worst_status,
 )
 from wizard.core.pasted_log import as_printed, unwrapped
+from wizard.core.similar_reports import MIN_NEAREST, Report, SimilarIndex, likeliest
+from wizard.core.similar_reports import index as similar_index
 from wizard.resources import load_json
 
 SIGNATURES_FILE = "signatures.json"
@@ -751,7 +755,8 @@ def _context_params(facts: dict[str, _Hit], tab: Table) -> dict[str, str]:
 
 
 def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[str] = None,
-                machine: Iterable[str] = (), signatures: Optional[Table] = None) -> list[Finding]:
+                machine: Iterable[str] = (), signatures: Optional[Table] = None,
+                similar: Optional[SimilarIndex] = None) -> list[Finding]:
     """Findings for an error log, ranked most likely first.
 
     ``os_kind`` is ``windows``, ``linux``, ``wsl2``, ``macos`` or None (then the log's own hints
@@ -815,7 +820,14 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
             kept.append(candidate)
 
     if not kept:
-        return [_harmless_finding(harmless)] if harmless else []
+        if harmless:
+            return [_harmless_finding(harmless)]
+        if "checked" in machine or len(line_candidates) < len(raw):
+            # check's probe log is the layers' to answer; a line read and set aside (a library
+            # that is no GPU library, another OS's message) is not to be outvoted by words
+            return []
+        found = _similar_finding(text, similar or similar_index(), tab, os_kind)
+        return [found] if found is not None else []
     context = _context_params(facts, tab)
     ranked = apply_answers(_rank(kept, facts, os_kind), machine, lambda c: c.code)
     findings = [_finding(c, context, tab, os_kind) for c in ranked]
@@ -823,6 +835,8 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     decisive = is_decisive(scores)
     if len(findings) > 1 or not decisive:
         findings = [_with_how_to_tell(f, facts, os_kind, decisive) for f in findings]
+    if not decisive and "checked" not in machine:
+        findings = _with_similar_links(findings, text, similar or similar_index())
     return findings
 
 
@@ -1176,6 +1190,56 @@ def _finding(c: _Candidate, context: dict[str, str], tab: Table,
         evidence=c.evidence or None,
         fix=_fix(c.fix, tab.code_fixes.get(c.code, {}), fix_params, os_kind),
     )
+
+
+SIMILAR_LINKS = 3
+"""How many of the similar reports a finding links to."""
+
+
+def _similar_finding(text: str, similar: SimilarIndex, tab: Table,
+                     os_kind: Optional[str]) -> Optional[Finding]:
+    """The cause the reports most like ``text`` had, as a candidate (never decisive) whose
+    note and links name those reports; None when no report is like it, or when the log holds
+    none of the table's keywords (a few plain words are like no report, whatever one shares)."""
+    low = text.lower()
+    if not any(keyword in low for keyword in tab.anchors or tab.keywords):
+        return None
+    params: dict[str, Any] = {"source": "similar_reports", "decisive": False}
+    for code, reports in likeliest(similar.nearest(text)):
+        # a code whose words need values only a log line gives (a device, a package) is left
+        # to the next one the reports name
+        if all(messages.complete(m.id, m.params)
+               for m in (code_message(code, params), code_fix_summary(code, params))):
+            return _similar_candidate(code, reports, params, tab, os_kind)
+    return None
+
+
+def _similar_candidate(code: str, reports: list[Report], params: dict[str, Any], tab: Table,
+                       os_kind: Optional[str]) -> Finding:
+    params = {**params, "similar_reports": [r.source for r in reports],
+              "similarity": f"{reports[0].similarity:.2f}"}
+    fix = _fix({}, tab.code_fixes.get(code, {}), params, os_kind)
+    links = tuple(Link(msg("explain.link.similar_report", source=r.source), r.url)
+                  for r in reports[:SIMILAR_LINKS])
+    finding = Finding(code=code, severity="warn", params=params, evidence=None,
+                      fix=replace(fix, links=links + fix.links))
+    return _with_how_to_tell(finding, {}, os_kind, False)
+
+
+def _with_similar_links(findings: list[Finding], text: str,
+                        similar: SimilarIndex) -> list[Finding]:
+    """Candidates with links to the reports like ``text`` (as similar as
+    :data:`~wizard.core.similar_reports.MIN_NEAREST` at least) whose cause is theirs: threads
+    where that cause was confirmed and fixed, for the user to compare."""
+    near = [r for r in similar.nearest(text) if r.similarity >= MIN_NEAREST]
+    linked = []
+    for finding in findings:
+        shown = [r for r in near if r.code == finding.code][:SIMILAR_LINKS]
+        links = tuple(Link(msg("explain.link.similar_report", source=r.source), r.url)
+                      for r in shown)
+        linked.append(replace(finding, fix=replace(finding.fix, links=finding.fix.links + links))
+                      if links else finding)
+    return linked
 
 
 def _harmless_finding(harmless: list[_Hit]) -> Finding:
@@ -1581,6 +1645,9 @@ def finding_notes(finding: Finding, lang: str = DEFAULT_LANGUAGE) -> list[Messag
     note = _note(messages.render(params.get("detail"), lang))
     if note and note not in finding.message(lang):
         notes.append(msg("explain.text.note", note=note))
+    if params.get("similar_reports"):
+        notes.append(msg("explain.text.note_similar", count=len(params["similar_reports"]),
+                         reports=params["similar_reports"][:SIMILAR_LINKS]))
     if params.get("needed_by"):
         notes.append(msg("explain.text.note_needed_by", file=params.get("file"),
                          needed_by=params["needed_by"]))

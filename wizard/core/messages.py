@@ -113,6 +113,12 @@ def variants(message_id: str) -> list[str]:
     return found
 
 
+def complete(message_id: str, params: Mapping[str, Any]) -> bool:
+    """True when some variant of ``message_id`` has a value for each of its placeholders."""
+    return any(all(params.get(name) is not None for name in fields(template(option)))
+               for option in variants(message_id))
+
+
 def choose_variant(message_id: str, params: Mapping[str, Any]) -> str:
     """The first variant whose placeholders all have values (None counts as none); the first
     variant when none has them all."""

@@ -1,0 +1,87 @@
+"""Reports like a log (wizard/core/similar_reports.py): when no line of a log is one explain
+knows, the cause of the corpus logs most like it, as a candidate that links to their threads."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from wizard.core import explain, messages, similar_reports
+from wizard.core.explain import explain_log, findings_text
+from wizard.core.similar_reports import MIN_NEAREST, SimilarIndex, build_index, likeliest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "benchmarks"))
+sys.path.insert(0, str(REPO / "scripts"))
+
+import corpus_split  # noqa: E402
+
+# three made-up reports: two alike (a launcher that cannot find its GPU), one about cuDNN
+REPORTS = [
+    ("acme/launcher#1", "no_nvidia_gpu",
+     "launcher: probing adapters\nlauncher: adapter list empty, falling back to software path"),
+    ("acme/launcher#2", "no_nvidia_gpu",
+     "launcher: probing adapters\nlauncher: adapter list empty, software path selected"),
+    ("acme/train#7", "cudnn_missing", "Could not load library cudnn_ops_infer64_8.dll"),
+]
+UNKNOWN_TO_SIGNATURES = ("launcher: probing adapters on this cuda box\n"
+                         "launcher: adapter list empty, falling back to software path")
+
+
+@pytest.fixture
+def small() -> SimilarIndex:
+    return SimilarIndex(build_index(REPORTS))
+
+
+def test_the_nearest_reports_come_first_and_a_thread_can_be_left_out(small) -> None:
+    near = small.nearest(UNKNOWN_TO_SIGNATURES)
+    assert [r.source for r in near[:2]] == ["acme/launcher#1", "acme/launcher#2"]
+    assert near[0].similarity >= MIN_NEAREST
+    assert likeliest(near)[0][0] == "no_nvidia_gpu"
+    without = small.without(["acme/launcher#1"])
+    assert [r.source for r in without.nearest(UNKNOWN_TO_SIGNATURES)][:1] == ["acme/launcher#2"]
+    assert small.nearest("") == [] and likeliest([]) == []
+
+
+def test_a_log_no_signature_knows_gets_the_similar_reports_cause_as_a_lead(small) -> None:
+    assert not explain_log(UNKNOWN_TO_SIGNATURES, "linux", similar=SimilarIndex(
+        build_index(REPORTS[2:])))  # nothing like it: no answer
+    [finding] = explain_log(UNKNOWN_TO_SIGNATURES, "linux", similar=small)
+    assert finding.code == "no_nvidia_gpu" and finding.severity == "warn"
+    assert not explain.decisive([finding])
+    assert finding.params["similar_reports"] == ["acme/launcher#1", "acme/launcher#2"]
+    urls = [link.url for link in finding.fix.links]
+    assert urls[:2] == ["https://github.com/acme/launcher/issues/1",
+                        "https://github.com/acme/launcher/issues/2"]
+    for lang in messages.LANGUAGES:
+        text = findings_text([finding], lang)
+        assert "acme/launcher#1" in text and "?" not in text.replace("?)", "")
+    assert "a lead to check, not a finding" in findings_text([finding], "en")
+    # check's own probe log is left to the layers
+    assert explain_log(UNKNOWN_TO_SIGNATURES, "linux", machine=["checked"], similar=small) == []
+
+
+def test_plain_words_are_like_no_report(small) -> None:
+    assert explain_log("hello world\nall is fine\n", similar=small) == []
+
+
+def test_undecided_candidates_link_to_reports_with_their_cause() -> None:
+    log = ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an "
+           "NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx")
+    findings = explain_log(log, "linux")
+    assert not explain.decisive(findings)
+    linked = [f for f in findings
+              if any(link.url.startswith("https://github.com/") for link in f.fix.links)]
+    assert linked and linked[0].code == "no_nvidia_gpu"
+
+
+def test_the_shipped_index_is_the_development_part_as_the_corpus_has_it() -> None:
+    import build_similar_reports
+
+    assert build_similar_reports.main(["--check"]) == 0
+    old = corpus_split._old_threads()
+    parts = {corpus_split.part_of(r.source, old) for r in similar_reports.index().reports}
+    assert parts == {"dev"}  # the held-out test part is never in it
+    assert len(similar_reports.index().reports) == len(corpus_split.load("dev"))
