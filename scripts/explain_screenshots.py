@@ -6,12 +6,14 @@ English and Chinese (and English at 200 %), one process per language and scale:
     docs/screenshots/explain-<lang>-1-answer.png    a real log explained: ranked causes
     docs/screenshots/explain-<lang>-2-refused.png   a TensorFlow version and a file refused
     docs/screenshots/explain-<lang>-3-question.png  candidates and the question that settles them
+    docs/screenshots/explain-<lang>-4-lead.png      no known line: a lead from similar reports
     docs/screenshots/explain-en-200pct-1-answer.png the answer at 200 % (QT_SCALE_FACTOR=2)
 
 The machine is replayed from tests/profiles/win-tf210-cudnn-never-copied.json (Windows, TF 2.10
 checked: both preselected); the logs are real ones from public threads
 (DeepLabCut/DeepLabCut#1398, data/explain-corpus/tf2.jsonl; tensorflow/tensorflow#39989,
-data/explain-corpus/cudnn_oom.jsonl).
+data/explain-corpus/cudnn_oom.jsonl; stevezau/media_preview_generator#260,
+data/explain-corpus/drivers.jsonl, from Linux: a log from another computer).
 
 Usage: python scripts/explain_screenshots.py [--langs en zh_CN] [--out DIR] [--no-hidpi]
 """
@@ -32,6 +34,7 @@ OUT_DIR = ROOT / "docs" / "screenshots"
 PROFILE = ROOT / "tests" / "profiles" / "win-tf210-cudnn-never-copied.json"
 LOG_SOURCE = ("data/explain-corpus/tf2.jsonl", "DeepLabCut/DeepLabCut#1398")
 QUESTION_LOG_SOURCE = ("data/explain-corpus/cudnn_oom.jsonl", "tensorflow/tensorflow#39989")
+LEAD_LOG_SOURCE = ("data/explain-corpus/drivers.jsonl", "stevezau/media_preview_generator#260")
 
 
 def real_log(where: tuple[str, str] = LOG_SOURCE) -> str:
@@ -111,6 +114,14 @@ def render(lang: str, scale: int, out_dir: Path) -> int:
         wait(lambda: all(card.isVisible() for card in dialog.cards))
         status |= not dialog.question.isVisible()
         shot(dialog, "3-question")
+        dialog.set_os("linux")
+        dialog.log.setPlainText(real_log(LEAD_LOG_SOURCE))
+        dialog.explain()
+        status |= not wait(lambda: dialog.state == explain_dialog.DONE)
+        wait(lambda: all(card.isVisible() for card in dialog.cards))
+        lead = dialog.findings[0].params.get("source") if dialog.findings else None
+        status |= lead != "similar_reports"
+        shot(dialog, "4-lead")
     dialog.close()
     wiz.shutdown(10000)
     return int(bool(status))

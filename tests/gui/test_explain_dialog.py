@@ -479,3 +479,17 @@ def test_the_question_is_asked_in_chinese(qtbot, qapp, dialog):
         i18n.install_language(qapp, "en")
     qapp.processEvents()
     assert "NVIDIA graphics card" in dlg.question.ask.text()
+
+
+def test_a_log_no_line_explains_gets_a_lead_whose_report_links_fit_the_page(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=())
+    dlg.resize(700, 800)
+    cards = _explain(qtbot, dlg, "docker: Error response from\n   daemon: AMD CDI spec not found")
+    first = cards[0]
+    assert first.finding.params["source"] == "similar_reports"
+    buttons = first.link_buttons
+    assert len(buttons) > 2 and "Similar report: " in buttons[0].text()
+    assert len({button.x() for button in buttons}) == 1  # one a row
+    viewport = dlg.answer.viewport().width()
+    assert first.width() <= viewport
+    assert all(button.geometry().right() <= first.width() for button in buttons)

@@ -31,6 +31,8 @@ from wizard.core.model import Finding
 from wizard.widgets.status import COLOURS, status_pixmap
 
 SEVERITY_STATUS = {"fail": "fail", "warn": "warn", "info": "n/a"}
+LINKS_IN_A_ROW = 2
+"""A fix's links side by side up to this many; more go one a row."""
 
 ActionHandler = Callable[[Finding], None]
 
@@ -139,14 +141,17 @@ class FindingCard(QFrame):
 
         self.command_rows = [CommandRow(c, self) for c in finding.fix.commands]
         self.link_buttons: list[QPushButton] = []
-        links = QHBoxLayout()
+        # side by side while they are few; more (similar reports besides the guides) one a
+        # row, so that their titles never widen the card past its page
+        links = QHBoxLayout() if len(finding.fix.links) <= LINKS_IN_A_ROW else QVBoxLayout()
         for link in finding.fix.links:
             button = QPushButton(self)
             button.setProperty("url", link.url)
             button.clicked.connect(lambda _=False, url=link.url: open_url(url))
             self.link_buttons.append(button)
-            links.addWidget(button)
-        links.addStretch(1)
+            links.addWidget(button, 0, Qt.AlignmentFlag.AlignLeft)
+        if isinstance(links, QHBoxLayout):
+            links.addStretch(1)
 
         # The place for automatic fixes (cuDNN install, env edits, pip install): shown only
         # when the page passes a handler for this finding's action.
