@@ -26,6 +26,8 @@ ROUNDS = {
     "hpc_cloud": "round 7", "desktop": "round 7",
     "linuxdesk": "round 8", "mlapps": "round 8", "tfprojects": "round 8", "pages3": "round 8",
     "intl": "round 8", "langs": "round 8", "render": "round 8",
+    "ja": "round 9", "audio": "round 9", "robotics": "round 9", "bio": "round 9",
+    "neural3d": "round 9", "hosted": "round 9",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -33,7 +35,9 @@ breadth (TensorFlow, PyTorch and other frameworks, apps and containers, forums),
 threads in Chinese, native Windows, Linux drivers, and JAX/conda/WSL2/other CUDA users, round
 7 for clusters, clouds and Jetson boards, and desktop machines and apps, round 8 for Linux
 desktops and their drivers, ML applications, projects built on TensorFlow, forum pages, threads
-in other languages, CUDA from other programming languages, and rendering and science apps.
+in other languages, CUDA from other programming languages, and rendering and science apps,
+round 9 for threads in Japanese, audio and speech apps, robotics and 3D perception, biology and
+science tools, neural rendering, and hosted and distributed training.
 Each round's development logs were explained once before any signature was written from them."""
 
 
