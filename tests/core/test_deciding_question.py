@@ -145,3 +145,18 @@ def test_the_checked_machine_answers_questions_itself(profile: str, answered: se
                         for code in (known.subject, "cuda_version_mismatch")]
             assert explain.question_for(findings, facts) is None or \
                 explain.question_for(findings, facts).id != known.id
+
+
+def test_what_the_log_shows_itself_is_never_asked() -> None:
+    log = ("C:\\Users\\me>C:\\Python39-32\\python.exe -m pip install "
+           "tensorflow-2.10.0-cp39-cp39-win_amd64.whl\n"
+           "ERROR: tensorflow-2.10.0-cp39-cp39-win_amd64.whl is not a supported wheel on this "
+           "platform.")
+    plain = explain.explain_log(log.replace("Python39-32", "Python39"), "windows")
+    assert explain.question_for(plain).id == "python_64bit"
+    findings = explain.explain_log(log, "windows")
+    assert findings[0].code == "python_32bit"
+    asked = explain.question_for(findings)
+    assert asked is None or asked.id != "python_64bit"  # the path says 32-bit
+    assert deciding_question.shown_answers(["python_32bit_path"]) == ["python_32bit"]
+    assert deciding_question.shown_answers(["gpu_listed"]) == ["nvidia_gpu"]

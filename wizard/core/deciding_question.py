@@ -34,6 +34,9 @@ class Answer:
     fact: str
     points_to: tuple[str, ...] = ()
     rules_out: tuple[str, ...] = ()
+    shown_by: tuple[str, ...] = ()
+    """Facts a log line gives (``python_32bit_path``: ``Python37-32`` in a path) that answer
+    the question this way by themselves."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class Question:
 
 def _answer(raw: dict) -> Answer:
     return Answer(str(raw["fact"]), tuple(raw.get("points_to", ())),
-                  tuple(raw.get("rules_out", ())))
+                  tuple(raw.get("rules_out", ())), tuple(raw.get("shown_by", ())))
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +108,14 @@ def parse_answer(text: str) -> tuple[Question, str]:
         raise ValueError(msg("explain.text.unknown_answer", option=OPTION, given=text,
                              yes=f"{known.id}={YES}", no=f"{known.id}={NO}"))
     return known, value
+
+
+def shown_answers(log_facts: Iterable[str]) -> list[str]:
+    """The answers a log gives itself: the facts of the answers one of whose ``shown_by``
+    facts the log showed."""
+    shown = set(log_facts)
+    return [answer.fact for known in questions() for answer in (known.yes, known.no)
+            if shown & set(answer.shown_by)]
 
 
 def answers_facts(answers: Iterable[tuple[Question, str]]) -> list[str]:

@@ -41,7 +41,13 @@ from wizard.core import messages
 from wizard.core.codes import CODES, layer_of
 from wizard.core.codes import fix_summary as code_fix_summary
 from wizard.core.codes import message as code_message
-from wizard.core.deciding_question import Question, answer_facts, apply_answers, deciding_question
+from wizard.core.deciding_question import (
+    Question,
+    answer_facts,
+    apply_answers,
+    deciding_question,
+    shown_answers,
+)
 from wizard.core.knowledge.versions import try_parse_version
 from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
 from wizard.core.model import (
@@ -829,8 +835,13 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
         found = _similar_finding(text, similar or similar_index(), tab, os_kind)
         return [found] if found is not None else []
     context = _context_params(facts, tab)
-    ranked = apply_answers(_rank(kept, facts, os_kind), machine, lambda c: c.code)
+    answered = (*machine, *shown_answers(facts))
+    ranked = apply_answers(_rank(kept, facts, os_kind), answered, lambda c: c.code)
     findings = [_finding(c, context, tab, os_kind) for c in ranked]
+    if len(answered) > len(machine):
+        # what the log itself answers is never asked (question_for reads it back)
+        findings = [replace(f, params={**f.params, "answered": answered[len(machine):]})
+                    for f in findings]
     scores = [_score(c, facts, os_kind) for c in ranked]
     decisive = is_decisive(scores)
     if len(findings) > 1 or not decisive:
@@ -1112,7 +1123,8 @@ def decisive(findings: list[Finding]) -> bool:
 def question_for(findings: list[Finding], known: Iterable[str] = ()) -> Optional[Question]:
     """The one question whose answer would settle ``findings`` (None: none would, or ``known``
     facts already answer it; :func:`wizard.core.deciding_question.deciding_question`)."""
-    return deciding_question([f.code for f in findings], decisive(findings), known)
+    shown = [fact for f in findings[:1] for fact in f.params.get("answered", ())]
+    return deciding_question([f.code for f in findings], decisive(findings), [*known, *shown])
 
 
 def _derived_evidence(sig: Signature, facts: dict[str, _Hit]) -> Optional[_Hit]:
