@@ -303,18 +303,58 @@ def cmd_explain(args: argparse.Namespace) -> int:
         name = "the standard input" if args.file == "-" else args.file
         print(f"gpu-wizard explain: {name} is {exc}", file=sys.stderr)
         return EXIT_ERROR
-    findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version,
-                                   machine=deciding_question.answers_facts(answers))
-    question = explain.question_for(findings, deciding_question.answers_facts(answers))
-    if args.json:
-        payload = {"format": "gpu-wizard/explain@1", "findings": [f.to_dict() for f in findings],
-                   "decisive": explain.decisive(findings),
-                   "answers": {known.id: value for known, value in answers},
-                   "question": _question_dict(question)}
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        print(explain.findings_text(findings, language(args), answers, question))
-    return 0
+    return _explain_and_ask(args, text, tf_version, answers)
+
+
+def _explain_and_ask(args: argparse.Namespace, text: str, tf_version: Optional[str],
+                     answers: list) -> int:
+    """Explain ``text`` with the answers given; at a terminal, ask the question that would
+    settle it and explain again with each answer typed (Enter stops)."""
+    from wizard.core import deciding_question, explain
+
+    lang = language(args)
+    interactive = not args.json and args.file != "-" and _at_a_terminal()
+    while True:
+        facts = deciding_question.answers_facts(answers)
+        findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version,
+                                       machine=facts)
+        question = explain.question_for(findings, facts)
+        if args.json:
+            payload = {"format": "gpu-wizard/explain@1",
+                       "findings": [f.to_dict() for f in findings],
+                       "decisive": explain.decisive(findings),
+                       "answers": {known.id: value for known, value in answers},
+                       "question": _question_dict(question)}
+            print(json.dumps(payload, indent=2, ensure_ascii=False))
+            return 0
+        print(explain.findings_text(findings, lang, answers, question))
+        value = _ask(question, lang) if interactive and question is not None else None
+        if value is None:
+            return 0
+        answers.append((question, value))
+        print()
+
+
+def _at_a_terminal() -> bool:
+    """A person at a terminal (both ends of it): explain may ask its question there."""
+    return bool(sys.stdin and sys.stdin.isatty() and sys.stdout.isatty())
+
+
+def _ask(question: Any, lang: str) -> Optional[str]:
+    """The answer typed to ``question`` (already printed): ``yes``, ``no`` or None (Enter,
+    anything else, end of input)."""
+    from wizard.core.messages import msg, render
+
+    try:
+        typed = input(render(msg("explain.text.prompt"), lang) + " ").strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return None
+    if typed in ("y", "yes", "是", "是的"):
+        return "yes"
+    if typed in ("n", "no", "否", "不是"):
+        return "no"
+    return None
 
 
 def _question_dict(question: Any) -> Optional[dict[str, Any]]:

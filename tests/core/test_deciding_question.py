@@ -160,3 +160,25 @@ def test_what_the_log_shows_itself_is_never_asked() -> None:
     assert asked is None or asked.id != "python_64bit"  # the path says 32-bit
     assert deciding_question.shown_answers(["python_32bit_path"]) == ["python_32bit"]
     assert deciding_question.shown_answers(["gpu_listed"]) == ["nvidia_gpu"]
+
+
+def test_at_a_terminal_the_cli_asks_and_explains_again(capsys, tmp_path, monkeypatch) -> None:
+    log = tmp_path / "error.log"
+    log.write_text(NO_DRIVER + "\n", encoding="utf-8")
+    typed = iter(["y"])  # it has a GPU (then the driver decides: nothing more is asked)
+    monkeypatch.setattr(cli, "_at_a_terminal", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "en")
+    assert code == 0
+    first, _, second = out.partition("Your answers: the computer has an NVIDIA GPU.\n")
+    assert "Most likely cause: No NVIDIA GPU" in first and second
+    assert second.startswith("Most likely cause: NVIDIA driver not running")
+    assert next(typed, None) is None
+    typed = iter([""])  # Enter: no answer, the candidates stay as they are
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "en")
+    assert code == 0 and out.count("Most likely cause:") == 1
+    # piped (no terminal): never asks
+    monkeypatch.setattr(cli, "_at_a_terminal", lambda: False)
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("asked"))
+    assert _cli(capsys, "explain", str(log), "--os", "linux")[0] == 0
