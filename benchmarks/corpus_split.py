@@ -28,6 +28,8 @@ ROUNDS = {
     "intl": "round 8", "langs": "round 8", "render": "round 8",
     "ja": "round 9", "audio": "round 9", "robotics": "round 9", "bio": "round 9",
     "neural3d": "round 9", "hosted": "round 9",
+    "winapps": "round 10", "llmserve": "round 10", "intl2": "round 10", "research": "round 10",
+    "compute": "round 10",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -37,7 +39,9 @@ threads in Chinese, native Windows, Linux drivers, and JAX/conda/WSL2/other CUDA
 desktops and their drivers, ML applications, projects built on TensorFlow, forum pages, threads
 in other languages, CUDA from other programming languages, and rendering and science apps,
 round 9 for threads in Japanese, audio and speech apps, robotics and 3D perception, biology and
-science tools, neural rendering, and hosted and distributed training.
+science tools, neural rendering, and hosted and distributed training, round 10 for Windows
+desktop apps, LLM inference servers, threads in Spanish, Portuguese, Russian and other languages,
+research code, and volunteer and number-crunching compute.
 Each round's development logs were explained once before any signature was written from them."""
 
 
