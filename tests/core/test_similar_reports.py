@@ -85,3 +85,17 @@ def test_the_shipped_index_is_the_development_part_as_the_corpus_has_it() -> Non
     parts = {corpus_split.part_of(r.source, old) for r in similar_reports.index().reports}
     assert parts == {"dev"}  # the held-out test part is never in it
     assert len(similar_reports.index().reports) == len(corpus_split.load("dev"))
+
+
+def test_a_run_that_lists_its_gpu_and_reports_no_trouble_gets_no_lead() -> None:
+    # TensorFlow creating its GPU device, then training: like a report in those lines only
+    working = "\n".join(
+        ["2023-06-19 17:03:27.1: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1635] Created "
+         "device /job:localhost/replica:0/task:0/device:GPU:0 with 7000 MB memory"]
+        + [f"{n}/1000 [======] - 0s 3ms/step - loss: 0.{n:04d} - accuracy: 0.9" for n in range(50)])
+    alike = SimilarIndex(build_index([("acme/train#9", "cudnn_handle_oom", working),
+                                      *REPORTS]))
+    assert explain_log(working, "linux", similar=alike) == []
+    troubled = working + "\nW tensorflow/core/kernels/ops.cc] failed to run the model: aborted"
+    [lead] = explain_log(troubled, "linux", similar=alike)  # trouble reported: a lead
+    assert lead.params["similar_reports"] == ["acme/train#9"]

@@ -832,7 +832,12 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
             # check's probe log is the layers' to answer; a line read and set aside (a library
             # that is no GPU library, another OS's message) is not to be outvoted by words
             return []
-        found = _similar_finding(text, similar or similar_index(), tab, os_kind)
+        low = text.lower()
+        if "gpu_listed" in facts and not any(word in low for word in TROUBLE_WORDS):
+            # a run that lists its GPU and reports no trouble is like the reports only in
+            # their training lines
+            return []
+        found = _similar_finding(text, low, similar or similar_index(), tab, os_kind)
         return [found] if found is not None else []
     context = _context_params(facts, tab)
     answered = (*machine, *shown_answers(facts))
@@ -1206,14 +1211,21 @@ def _finding(c: _Candidate, context: dict[str, str], tab: Table,
 
 SIMILAR_LINKS = 3
 """How many of the similar reports a finding links to."""
+TROUBLE_WORDS = ("error", "fail", "exception", "cannot", "can't", "could not", "couldn't",
+                 "unable", "not found", "no such", "not available", "insufficient", "invalid",
+                 "abort", "denied", "warn", "not supported", "unsupported", "not compiled",
+                 "not detected", "not installed", "not working", "segmentation fault",
+                 "traceback", "fatal")
+"""Words (lower case) of a log that reports trouble: a log that lists its GPU and has none of
+them is asked for no similar reports."""
 
 
-def _similar_finding(text: str, similar: SimilarIndex, tab: Table,
+def _similar_finding(text: str, low: str, similar: SimilarIndex, tab: Table,
                      os_kind: Optional[str]) -> Optional[Finding]:
     """The cause the reports most like ``text`` had, as a candidate (never decisive) whose
     note and links name those reports; None when no report is like it, or when the log holds
-    none of the table's keywords (a few plain words are like no report, whatever one shares)."""
-    low = text.lower()
+    none of the table's keywords (a few plain words are like no report, whatever one shares);
+    ``low`` is ``text`` in lower case."""
     if not any(keyword in low for keyword in tab.anchors or tab.keywords):
         return None
     params: dict[str, Any] = {"source": "similar_reports", "decisive": False}
