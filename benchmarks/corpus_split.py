@@ -14,6 +14,10 @@ import hashlib
 import json
 from pathlib import Path
 
+from wizard.core.similar_reports import thread_of
+
+__all__ = ["ROUNDS", "load", "part_of", "thread_of"]
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "data" / "explain-corpus"
 OLD_SAMPLES = REPO / "data" / "error-samples.jsonl"
@@ -43,12 +47,6 @@ science tools, neural rendering, and hosted and distributed training, round 10 f
 desktop apps, LLM inference servers, threads in Spanish, Portuguese, Russian and other languages,
 research code, and volunteer and number-crunching compute.
 Each round's development logs were explained once before any signature was written from them."""
-
-
-def thread_of(source: str) -> str:
-    """The thread a source names: ``owner/repo#N`` (a trailing comment anchor is dropped), or
-    a forum URL without its fragment; lower case."""
-    return source.strip().split("#issuecomment")[0].split("?")[0].lower()
 
 
 def _old_threads() -> set[str]:

@@ -354,8 +354,9 @@ def _candidate_lines(lines: list[str], keywords: tuple[str, ...]) -> list[int]:
     return sorted(found)
 
 
-def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit], int]:
-    """Every signature hit, line by line; repeated lines are looked at once. Where pieces of a
+def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit], bool]:
+    """Every signature hit, line by line, and whether any line holds one of the table's
+    keywords; repeated lines are looked at once. Where pieces of a
     line a console cut or a mail reflowed were joined (:func:`unwrapped`), both the joined line
     and the first piece as pasted are read: a join is a guess. ``shown`` is the text as written
     when ``text`` is its English reading: a hit's line is then taken from it."""
@@ -381,7 +382,7 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
             seen.add(line)
             evidence = line if as_written is read else _pasted(as_written[:MAX_LINE])
             hits.extend(_line_hits(searchable, line, lines, index, evidence))
-    return hits, len(lines)
+    return hits, bool(indexes)
 
 
 def _line_hits(searchable: list[Signature], line: str, lines: list[str], index: int,
@@ -793,7 +794,7 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
         # WSL runs on Windows: "Windows" said of a log that shows WSL2 (its kernel, its
         # /usr/lib/wsl) means the Linux side, whose causes and fixes are WSL's
         os_kind = "wsl2"
-    hits, _ = _scan(in_english(text, tab), tab, shown=text)
+    hits, keyworded = _scan(in_english(text, tab), tab, shown=text)
     facts = _facts(hits)
     if os_kind == "macos":
         facts.setdefault("macos", _known_hit("macos"))
@@ -828,16 +829,16 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     if not kept:
         if harmless:
             return [_harmless_finding(harmless)]
-        if "checked" in machine or len(line_candidates) < len(raw):
+        if "checked" in machine or len(line_candidates) < len(raw) or not keyworded:
             # check's probe log is the layers' to answer; a line read and set aside (a library
-            # that is no GPU library, another OS's message) is not to be outvoted by words
+            # that is no GPU library, another OS's message) is not to be outvoted by words; a
+            # few plain words are like no report, whatever one shares
             return []
-        low = text.lower()
-        if "gpu_listed" in facts and not any(word in low for word in TROUBLE_WORDS):
+        if "gpu_listed" in facts and not _reports_trouble(text):
             # a run that lists its GPU and reports no trouble is like the reports only in
             # their training lines
             return []
-        found = _similar_finding(text, low, similar or similar_index(), tab, os_kind)
+        found = _similar_finding(text, similar or similar_index(), tab, os_kind)
         return [found] if found is not None else []
     context = _context_params(facts, tab)
     answered = (*machine, *shown_answers(facts))
@@ -1220,14 +1221,15 @@ TROUBLE_WORDS = ("error", "fail", "exception", "cannot", "can't", "could not", "
 them is asked for no similar reports."""
 
 
-def _similar_finding(text: str, low: str, similar: SimilarIndex, tab: Table,
+def _reports_trouble(text: str) -> bool:
+    low = text.lower()
+    return any(word in low for word in TROUBLE_WORDS)
+
+
+def _similar_finding(text: str, similar: SimilarIndex, tab: Table,
                      os_kind: Optional[str]) -> Optional[Finding]:
     """The cause the reports most like ``text`` had, as a candidate (never decisive) whose
-    note and links name those reports; None when no report is like it, or when the log holds
-    none of the table's keywords (a few plain words are like no report, whatever one shares);
-    ``low`` is ``text`` in lower case."""
-    if not any(keyword in low for keyword in tab.anchors or tab.keywords):
-        return None
+    note and links name those reports; None when no report is like it."""
     params: dict[str, Any] = {"source": "similar_reports", "decisive": False}
     for code, reports in likeliest(similar.nearest(text)):
         # a code whose words need values only a log line gives (a device, a package) is left

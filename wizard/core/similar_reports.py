@@ -103,10 +103,10 @@ class SimilarIndex:
     def without(self, threads: Iterable[str]) -> SimilarIndex:
         """The index less the reports of ``threads`` (the benchmark's own-thread rule); it
         shares this one's postings."""
-        names = {_thread(t) for t in threads}
+        names = {thread_of(t) for t in threads}
         view = copy.copy(self)
         view.left_out = self.left_out | frozenset(
-            i for i, report in enumerate(self.reports) if _thread(report.source) in names)
+            i for i, report in enumerate(self.reports) if thread_of(report.source) in names)
         return view
 
     def nearest(self, text: str, count: int = NEIGHBOURS) -> list[Report]:
@@ -123,7 +123,10 @@ class SimilarIndex:
                 for i, score in best if score >= MIN_SIMILARITY]
 
 
-def _thread(source: str) -> str:
+def thread_of(source: str) -> str:
+    """The thread a source names: ``owner/repo#N`` (a trailing comment anchor is dropped), or
+    a forum URL without its query; lower case (the corpus split's key, benchmarks/
+    corpus_split.py)."""
     return source.strip().split("#issuecomment")[0].split("?")[0].lower()
 
 

@@ -10,13 +10,9 @@ from typing import Optional
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from wizard import texts
 from wizard.core.deciding_question import NO, YES, Question
 from wizard.core.messages import msg
-
-
-def _say(message) -> str:  # noqa: ANN001 - a Message
-    return texts.render_message(message)
+from wizard.texts import render_message as _say
 
 
 class QuestionBar(QFrame):
