@@ -34,6 +34,8 @@ ROUNDS = {
     "neural3d": "round 9", "hosted": "round 9",
     "winapps": "round 10", "llmserve": "round 10", "intl2": "round 10", "research": "round 10",
     "compute": "round 10",
+    "vision": "round 11", "nlp": "round 11", "tabular": "round 11", "rlsim": "round 11",
+    "wsl": "round 11", "feedstock": "round 11",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -45,7 +47,9 @@ in other languages, CUDA from other programming languages, and rendering and sci
 round 9 for threads in Japanese, audio and speech apps, robotics and 3D perception, biology and
 science tools, neural rendering, and hosted and distributed training, round 10 for Windows
 desktop apps, LLM inference servers, threads in Spanish, Portuguese, Russian and other languages,
-research code, and volunteer and number-crunching compute.
+research code, and volunteer and number-crunching compute, round 11 for computer vision, NLP
+and transformer projects, GPU tabular and data-science libraries, reinforcement learning and
+simulators, WSL2 and Docker Desktop, and packaging (conda-forge, distribution packages).
 Each round's development logs were explained once before any signature was written from them."""
 
 
