@@ -23,6 +23,11 @@ the answer that points to the label when one does, else the one that rules the q
 out. An estimate of what the questions add (an upper one: a user may not know, and a cause other
 than the subject does not prove the subject absent); test totals only.
 
+``--twins``: the dev logs whose nearest log from another thread reads as the same text
+(:data:`TWIN_SIMILARITY`), and how many of those pairs had different confirmed causes: a bound
+on what the log alone can decide, which the questions (``--answered``) and the machine's own
+facts in ``check`` go beyond.
+
 ``--pasted``: the dev part again with each log in the forms users paste it in (CRLF line ends,
 quoted, HTML entities, terminal colours, a web page's no-break and zero-width spaces, a CI
 runner's time stamps, an editor's line numbers, a JSON string, Docker's JSON log records, cut
@@ -452,6 +457,23 @@ def speed(size_mb: float) -> None:
           f"median {statistics.median(times):.3f} s, best {min(times):.3f} s -> {codes}")
 
 
+TWIN_SIMILARITY = 0.95
+"""Two logs at least this similar (cosine of their term weights) read as the same text."""
+
+
+def twins(rows: list[dict]) -> tuple[int, int]:
+    """How many dev logs have a near twin in another thread (its nearest report at least
+    :data:`TWIN_SIMILARITY` similar, its own thread left out), and how many of those twins
+    had another confirmed cause: logs whose text alone cannot decide between them."""
+    paired = differ = 0
+    for row in rows:
+        near = similar_without(row).nearest(row_log(row), count=1)
+        if near and near[0].similarity >= TWIN_SIMILARITY:
+            paired += 1
+            differ += near[0].code != row["label"]
+    return paired, differ
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=(*PARTS, "all"), default="all",
@@ -464,6 +486,9 @@ def main() -> int:
     parser.add_argument("--answered", action="store_true",
                         help="also dev and test with explain's questions answered as the cause "
                              "implies")
+    parser.add_argument("--twins", action="store_true",
+                        help="only the dev part: how often a log's near twin from another "
+                             "thread had another cause")
     parser.add_argument("--pasted", action="store_true",
                         help="only the dev part, with each log in the forms it may be pasted in")
     args = parser.parse_args()
@@ -471,6 +496,12 @@ def main() -> int:
         pasted = evaluate_pasted(load_part("dev"))
         print("dev part, each log as pasted:")
         print_totals(pasted)
+        return 0
+    if args.twins:
+        paired, differ = twins(load_part("dev"))
+        print(f"dev logs with a near twin in another thread (similarity >= {TWIN_SIMILARITY}): "
+              f"{paired}; with another confirmed cause than their twin's: {differ} "
+              f"({differ / paired if paired else 0:.1%})")
         return 0
     parts = PARTS if args.part == "all" else (args.part,)
     results = [evaluate(part, load_part(part, args.samples)) for part in parts]
