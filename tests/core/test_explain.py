@@ -173,6 +173,16 @@ def test_only_harmless_lines_give_one_info_finding() -> None:
     assert "harmless" in findings_text(findings)
 
 
+def test_a_shape_after_its_harmless_notes_still_counts() -> None:
+    # ptxas's resource notes are harmless; its fatal error two lines later is not
+    notes = ("ptxas info    : Used 64 registers, 400 bytes cmem[0]\n"
+             "ptxas warning : Registers are spilled to local memory in function '_Z1kPf', "
+             "8 bytes spill stores, 8 bytes spill loads\n")
+    assert top_codes(notes) == ["numa_or_harmless_warning"]
+    fatal = "ptxas fatal   : Value 'sm_90a' is not defined for option 'gpu-name'\n"
+    assert top_codes(notes + fatal) == top_codes(fatal) != []
+
+
 def test_real_cause_next_to_red_herrings_wins() -> None:
     text = HARMLESS + (
         "2023-01-05 10:00:04.000001: W tensorflow/stream_executor/platform/default/"

@@ -795,12 +795,12 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
         # /usr/lib/wsl) means the Linux side, whose causes and fixes are WSL's
         os_kind = "wsl2"
     hits, keyworded = _scan(in_english(text, tab), tab, shown=text)
-    facts = _facts(hits)
+    harmless = [hit for hit in hits if hit.sig.red_herring]
+    facts = _facts(_without_harmless_shapes(hits, harmless))
     if os_kind == "macos":
         facts.setdefault("macos", _known_hit("macos"))
     _add_known(facts, tf_version, machine)
     _add_tf_cuda_fact(facts, os_kind)
-    harmless = [hit for hit in hits if hit.sig.red_herring]
 
     raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
     line_candidates = [c for c in raw if c is not None]
@@ -812,7 +812,6 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
     kept_codes = {c.code for c in kept}
-    _drop_harmless_shapes(facts, harmless)
     for sig in tab.signatures:
         if not sig.derived or not sig.code:
             continue
@@ -857,13 +856,13 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     return findings
 
 
-def _drop_harmless_shapes(facts: dict[str, _Hit], harmless: list[_Hit]) -> None:
-    """Forget the shape facts (signatures of kind ``shape``: a family word beside an error
-    word, which only the last-resort candidates read) seen on a harmless line, so that a
-    TensorRT or NUMA line never yields a candidate."""
+def _without_harmless_shapes(hits: list[_Hit], harmless: list[_Hit]) -> list[_Hit]:
+    """The hits less the shape facts (signatures of kind ``shape``: a family word beside an
+    error word, which only the last-resort candidates read) seen on a harmless line, so that a
+    TensorRT or NUMA line never yields a candidate while a later line of the same shape (a
+    ptxas error after its harmless notes) still does."""
     lines = {hit.line_no for hit in harmless}
-    for name in [n for n, hit in facts.items() if hit.sig.kind == "shape" and hit.line_no in lines]:
-        del facts[name]
+    return [hit for hit in hits if not (hit.sig.kind == "shape" and hit.line_no in lines)]
 
 
 MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "driver_too_old",
