@@ -36,6 +36,8 @@ ROUNDS = {
     "compute": "round 10",
     "vision": "round 11", "nlp": "round 11", "tabular": "round 11", "rlsim": "round 11",
     "wsl": "round 11", "feedstock": "round 11",
+    "cupy": "round 12", "homelab": "round 12", "medical": "round 12", "videoup": "round 12",
+    "kerasauto": "round 12", "tensorrt": "round 12",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -49,7 +51,9 @@ science tools, neural rendering, and hosted and distributed training, round 10 f
 desktop apps, LLM inference servers, threads in Spanish, Portuguese, Russian and other languages,
 research code, and volunteer and number-crunching compute, round 11 for computer vision, NLP
 and transformer projects, GPU tabular and data-science libraries, reinforcement learning and
-simulators, WSL2 and Docker Desktop, and packaging (conda-forge, distribution packages).
+simulators, WSL2 and Docker Desktop, and packaging (conda-forge, distribution packages), round
+12 for GPU array libraries (CuPy, Numba), home-server apps in containers, medical imaging,
+video upscaling apps, the Keras ecosystem and AutoML, and TensorRT and inference servers.
 Each round's development logs were explained once before any signature was written from them."""
 
 
