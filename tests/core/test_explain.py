@@ -19,7 +19,14 @@ import pytest
 
 from wizard.core import explain
 from wizard.core.codes import CODES
-from wizard.core.explain import explain_log, findings_text, library_versions, merge_log_findings
+from wizard.core.explain import (
+    _HARMLESS_KINDS,
+    explain_log,
+    findings_text,
+    library_versions,
+    merge_log_findings,
+    table,
+)
 from wizard.core.model import FAIL, OK, UNKNOWN, WARN, Finding, LayerResult
 
 REPO = Path(__file__).resolve().parents[2]
@@ -171,6 +178,11 @@ def test_only_harmless_lines_give_one_info_finding() -> None:
     kinds = findings[0].params["kinds"]
     assert {"TensorRT", "NUMA", "CPU instructions", "cuBLAS/cuDNN/cuFFT factory"} <= set(kinds)
     assert "harmless" in findings_text(findings)
+
+
+def test_every_harmless_kind_has_its_words_in_each_language() -> None:
+    kinds = {sig.kind or "TensorRT" for sig in table().signatures if sig.red_herring}
+    assert kinds <= set(_HARMLESS_KINDS), kinds - set(_HARMLESS_KINDS)
 
 
 def test_a_shape_after_its_harmless_notes_still_counts() -> None:

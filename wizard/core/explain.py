@@ -1627,6 +1627,8 @@ _HARMLESS_KINDS = {
     "kernel module notes": "explain.kind.kernel_module_notes",
     "CPU memory note": "explain.kind.cpu_memory_note",
     "CUDA minor version note": "explain.kind.cuda_minor_version",
+    "NGC container banner": "explain.kind.ngc_banner",
+    "ptxas compile notes": "explain.kind.ptxas_notes",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
