@@ -104,6 +104,14 @@ development logs scored 12/19 = 63.2% before anything was changed for them, 13/1
 642/798 = 80.5% (86.3%), leave-thread-out 529/798 = 66.3%, old 48/51 (51/51). Test, read a
 second time this session: 270/375 = 72.0% (80.5%); round 10 11/12, the earlier rounds as before
 but round 6 25/37; with the questions answered 278/375 = 74.1%.
+Rounds 11 and 12 (31 and 26 more logs, 21 and 27 dropped before any was explained; messages
+read from the sources of Hugging Face transformers, bitsandbytes, llama.cpp, vLLM, the NVIDIA
+Kubernetes device plugin, the CUDA runtime's error codes and dlib): round 11's new development
+logs scored 16/25 before anything was changed for them, 22/25 after; round 12's 10/14. Dev
+676/837 = 80.8% (86.7%), leave-thread-out 556/837 = 66.4%, old 48/51 (51/51). Test, read once
+this session: 284/393 = 72.3% (80.7%); round 11 5/6, round 12 9/12, the earlier rounds as
+before; with the questions answered 293/393 = 74.6%. ``--twins``: 39 of the 187 dev logs with a
+near twin in another thread had another confirmed cause than their twin (20.9%).
 """
 
 from __future__ import annotations
