@@ -111,7 +111,8 @@ logs scored 16/25 before anything was changed for them, 22/25 after; round 12's 
 676/837 = 80.8% (86.7%), leave-thread-out 556/837 = 66.4%, old 48/51 (51/51). Test, read once
 this session: 284/393 = 72.3% (80.7%); round 11 5/6, round 12 9/12, the earlier rounds as
 before; with the questions answered 293/393 = 74.6%. ``--twins``: 39 of the 187 dev logs with a
-near twin in another thread had another confirmed cause than their twin (20.9%).
+near twin in another thread had another confirmed cause than their twin (20.9%; 39 of 191,
+20.4%, with round 12).
 """
 
 from __future__ import annotations
