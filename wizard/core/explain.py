@@ -1629,6 +1629,7 @@ _HARMLESS_KINDS = {
     "CUDA minor version note": "explain.kind.cuda_minor_version",
     "NGC container banner": "explain.kind.ngc_banner",
     "ptxas compile notes": "explain.kind.ptxas_notes",
+    "Ollama's AMD driver check": "explain.kind.ollama_amd_check",
 }
 """The ``kind`` of each harmless signature, as the words the text shows for it."""
 
