@@ -31,6 +31,10 @@ CASES = [
     ("cuda_toolkit", "windows",
      "'nvcc' is not recognized as an internal or external command,\n"
      "operable program or batch file.", "cuda_not_on_path", "cuda_not_installed"),
+    ("other_cudnn", "linux",
+     "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+     "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such "
+     "file or directory", "cudnn_version_mismatch", "cudnn_missing"),
 ]
 
 

@@ -100,6 +100,9 @@ def test_copy_as_text_is_what_the_cli_prints(qtbot, dialog, tmp_path):
         timeout=120, check=True)
     assert QGuiApplication.clipboard().text() == cli.stdout.rstrip("\n") + "\n"
     assert "Most likely cause: cuDNN not found" in QGuiApplication.clipboard().text()
+    # the question the bar asks is copied too, as the CLI prints it
+    asked = dlg.question.question
+    assert asked is not None and asked.option("yes") in QGuiApplication.clipboard().text()
     assert dlg.copy_status.text() != ""
 
 

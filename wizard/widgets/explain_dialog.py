@@ -630,12 +630,14 @@ class ExplainDialog(QDialog):
         return None, None
 
     def answer_text(self) -> str:
-        """The answer as ``gpu-wizard explain`` prints it, in the language shown."""
+        """The answer as ``gpu-wizard explain`` prints it, in the language shown: with the
+        answers given and the question the bar asks."""
         from wizard import i18n
 
         if self.findings is None:
             return ""
-        return explain.findings_text(self.findings, i18n.current_language(), self.answers)
+        return explain.findings_text(self.findings, i18n.current_language(), self.answers,
+                                     self.question.question)
 
     def copy_answer(self) -> None:
         if self.findings is None:
