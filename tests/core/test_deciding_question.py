@@ -35,6 +35,10 @@ CASES = [
      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
      "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such "
      "file or directory", "cudnn_version_mismatch", "cudnn_missing"),
+    ("other_cuda", "linux",
+     "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+     "library 'libcublas.so.11'; dlerror: libcublas.so.11: cannot open shared object file: No "
+     "such file or directory", "cuda_version_mismatch", "cuda_lib_other_missing"),
 ]
 
 
