@@ -132,8 +132,14 @@ def test_the_cli_asks_and_takes_the_answer(capsys, tmp_path) -> None:
 @pytest.mark.parametrize(("profile", "answered"), [
     ("linux-container-no-gpu-passthrough", {"in_container", "python_64bit"}),
     ("linux-dual-4090-healthy", {"not_in_container", "python_64bit"}),
-    ("win-cuda-not-installed", {"no_cuda_toolkit", "python_64bit"}),
-    ("win-cuda112-not-on-path", {"cuda_toolkit_installed", "python_64bit"}),
+    ("win-cuda-not-installed", {"no_cuda_toolkit", "python_64bit", "no_other_cuda",
+                                "no_other_cudnn"}),
+    ("win-cuda112-not-on-path", {"cuda_toolkit_installed", "python_64bit", "no_other_cuda",
+                                 "no_other_cudnn"}),
+    ("win-cuda12-instead-of-112", {"cuda_toolkit_installed", "python_64bit",
+                                   "other_cuda_installed", "other_cudnn_installed"}),
+    ("linux-cudnn805-mismatch", {"cuda_toolkit_installed", "not_in_container", "python_64bit",
+                                 "no_other_cuda", "other_cudnn_installed"}),
     ("linux-tf221-and-cuda-healthy", {"not_in_container", "python_64bit"}),  # CUDA from wheels
 ])
 def test_the_checked_machine_answers_questions_itself(profile: str, answered: set[str]) -> None:

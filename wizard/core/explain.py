@@ -52,6 +52,7 @@ from wizard.core.knowledge.versions import try_parse_version
 from wizard.core.messages import DEFAULT_LANGUAGE, Message, msg, render
 from wizard.core.model import (
     LAYERS,
+    OK,
     Finding,
     Fix,
     LayerResult,
@@ -1758,7 +1759,8 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
 def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
     """The questions' answers the layers read on the machine: inside a container or not (the
     driver layer, Linux), a CUDA Toolkit installed or no CUDA at all (the cuda layer), the
-    environment's Python 64- or 32-bit (the tensorflow layer's probe)."""
+    environment's Python 64- or 32-bit (the tensorflow layer's probe), a CUDA or cuDNN of
+    another version than the target's (:data:`_OTHER_VERSION_ANSWERS`)."""
     facts: list[str] = []
     driver = results.get("driver")
     if driver is not None and "in_container" in driver.facts:
@@ -1774,7 +1776,27 @@ def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
     bits = tensorflow.facts.get("python_bits") if tensorflow is not None else None
     if bits in (32, 64):
         facts.append(f"python_{bits}bit")
+    for layer, mismatch, absent, other, none_other in _OTHER_VERSION_ANSWERS:
+        result = results.get(layer)
+        if result is None:
+            continue
+        codes = {f.code for f in result.findings}
+        if mismatch in codes:
+            facts.append(other)
+        elif result.status == OK or (codes and codes <= absent):
+            facts.append(none_other)
     return facts
+
+
+_OTHER_VERSION_ANSWERS = (
+    ("cuda", "cuda_version_mismatch", {"cuda_not_installed", "cuda_not_on_path"},
+     "other_cuda_installed", "no_other_cuda"),
+    ("cudnn", "cudnn_version_mismatch", {"cudnn_missing"}, "other_cudnn_installed",
+     "no_other_cudnn"),
+)
+"""Whether a CUDA or cuDNN of another version than the target's is installed, as the layers
+read it: their version-mismatch finding says yes; the version the target needs found (the layer
+ok), or none at all, says no."""
 
 
 @dataclass
