@@ -363,7 +363,8 @@ def _press_ctrl_e(qtbot, wiz):
 
 @pytest.mark.parametrize("profile, os_kind, tf, facts", [
     ("gui-win-cudnn-missing", "windows", "2.10.0",
-     ["nvidia_gpu", "driver_loaded", "cuda_toolkit_installed", "python_64bit"]),
+     ["nvidia_gpu", "driver_loaded", "cuda_toolkit_installed", "python_64bit", "no_other_cuda",
+      "no_other_cudnn"]),
     ("gui-linux-no-gpu", "linux", "", ["no_nvidia_gpu", "not_in_container", "no_cuda_toolkit",
                                        "python_64bit"]),
 ])
