@@ -161,6 +161,20 @@ def test_the_checked_machine_answers_questions_itself(profile: str, answered: se
                 explain.question_for(findings, facts).id != known.id
 
 
+def test_a_driver_that_looks_absent_asks_about_a_container() -> None:
+    # one candidate, the driver: inside a container it looks the same, and "yes" brings the
+    # container in (the answer counts like a container line of the log)
+    log = "[AVHWDeviceContext @ 0x5591] Cannot load libcuda.so.1"
+    findings = explain.explain_log(log, "linux")
+    assert codes(findings) == ["no_driver_or_nvidia_smi_missing"]
+    assert explain.question_for(findings).id == "container"
+    said_yes = explain.explain_log(log, "linux", machine=["in_container"])
+    assert codes(said_yes)[0] == "container_no_gpu_passthrough"
+    said_no = explain.explain_log(log, "linux", machine=["not_in_container"])
+    assert codes(said_no) == ["no_driver_or_nvidia_smi_missing"]
+    assert explain.question_for(said_no, ["not_in_container"]) is None
+
+
 def test_what_the_log_shows_itself_is_never_asked() -> None:
     log = ("C:\\Users\\me>C:\\Python39-32\\python.exe -m pip install "
            "tensorflow-2.10.0-cp39-cp39-win_amd64.whl\n"

@@ -48,6 +48,9 @@ class Question:
     no: Answer
     ask_params: tuple[tuple[str, str], ...] = ()
     """The values of its ``question.<id>.ask`` message (a command, a folder)."""
+    also_for: tuple[str, ...] = ()
+    """Other codes beside which it is asked: causes a log shows the same way as its subject,
+    where its answer brings the subject in (a driver that looks absent inside a container)."""
 
     def ask(self) -> Message:
         return msg(f"question.{self.id}.ask", **dict(self.ask_params))
@@ -77,7 +80,8 @@ def questions() -> tuple[Question, ...]:
     """The questions of ``resources/questions.json``, in their order."""
     data = load_json(QUESTIONS_FILE)
     return tuple(Question(str(raw["id"]), str(raw["subject"]), _answer(raw[YES]), _answer(raw[NO]),
-                          tuple((str(k), str(v)) for k, v in raw.get("ask_params", {}).items()))
+                          tuple((str(k), str(v)) for k, v in raw.get("ask_params", {}).items()),
+                          tuple(str(c) for c in raw.get("also_for", ())))
                  for raw in data["questions"])
 
 
@@ -148,10 +152,14 @@ def deciding_question(codes: Sequence[str], decided: bool,
     line ``decided`` the cause, else the first question whose subject is one of the two most
     likely codes while another code is beside it, and which ``known`` facts (answers given,
     the machine's own) do not already answer."""
-    if decided or len(codes) < 2:
+    if decided or not codes:
         return None
     given = set(known)
+    likeliest = set(codes[:2])
     for candidate in questions():
-        if candidate.subject in codes[:2] and not given & set(candidate.facts()):
+        if given & set(candidate.facts()):
+            continue
+        if (candidate.subject in likeliest and len(codes) > 1) or \
+                set(candidate.also_for) & likeliest:
             return candidate
     return None

@@ -912,6 +912,14 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
         if name not in known:
             raise ValueError(f"unknown machine fact {name!r} (known: {', '.join(known)})")
         facts[f"machine:{name}"] = _known_hit(f"machine:{name}")
+        if name in SAID_LIKE_THE_LOG:
+            facts.setdefault(name, _known_hit(name))
+
+
+SAID_LIKE_THE_LOG = ("in_container",)
+"""Facts the user's answer (or the checked machine) gives that count as if a log line showed
+them: "it ran inside a container" brings in the candidates a container line would (a driver
+that looks absent there is the container's)."""
 
 
 def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
