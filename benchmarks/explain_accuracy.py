@@ -493,8 +493,8 @@ def main() -> int:
     parser.add_argument("--leave-thread-out", action="store_true",
                         help="also the dev part with each log's own thread's signatures left out")
     parser.add_argument("--answered", action="store_true",
-                        help="also dev and test with explain's questions answered as the cause "
-                             "implies")
+                        help="also dev and test (those --part names) with explain's questions "
+                             "answered as the cause implies")
     parser.add_argument("--twins", action="store_true",
                         help="only the dev part: how often a log's near twin from another "
                              "thread had another cause")
@@ -517,7 +517,8 @@ def main() -> int:
     if args.leave_thread_out:
         results.append(evaluate_leave_thread_out("dev", load_part("dev")))
     if args.answered:
-        results += [evaluate_answered(part, load_part(part)) for part in ("dev", "test")]
+        results += [evaluate_answered(part, load_part(part)) for part in ("dev", "test")
+                    if part in parts]
     print_totals(results)
     print_rounds(results)
     for result in results:

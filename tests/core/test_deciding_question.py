@@ -167,12 +167,53 @@ def test_a_driver_that_looks_absent_asks_about_a_container() -> None:
     log = "[AVHWDeviceContext @ 0x5591] Cannot load libcuda.so.1"
     findings = explain.explain_log(log, "linux")
     assert codes(findings) == ["no_driver_or_nvidia_smi_missing"]
-    assert explain.question_for(findings).id == "container"
-    said_yes = explain.explain_log(log, "linux", machine=["in_container"])
+    assert explain.question_for(findings).id == "nvidia_gpu"  # asked beside it too, first
+    has_gpu = explain.explain_log(log, "linux", machine=["nvidia_gpu"])
+    # the answer leaves the driver as undecided as the log did: the next question is asked
+    assert codes(has_gpu) == ["no_driver_or_nvidia_smi_missing"] and not explain.decisive(has_gpu)
+    assert explain.question_for(has_gpu, ["nvidia_gpu"]).id == "container"
+    said_yes = explain.explain_log(log, "linux", machine=["nvidia_gpu", "in_container"])
     assert codes(said_yes)[0] == "container_no_gpu_passthrough"
-    said_no = explain.explain_log(log, "linux", machine=["not_in_container"])
+    assert explain.question_for(said_yes, ["nvidia_gpu", "in_container"]) is None
+    said_no = explain.explain_log(log, "linux", machine=["nvidia_gpu", "not_in_container"])
     assert codes(said_no) == ["no_driver_or_nvidia_smi_missing"]
-    assert explain.question_for(said_no, ["not_in_container"]) is None
+    assert explain.question_for(said_no, ["nvidia_gpu", "not_in_container"]) is None
+
+
+def test_no_nvidia_gpu_said_explains_a_driver_that_looks_absent_and_ends_the_questions() -> None:
+    log = "[AVHWDeviceContext @ 0x5591] Cannot load libcuda.so.1"
+    said_no = explain.explain_log(log, "linux", machine=["no_nvidia_gpu"])
+    assert codes(said_no)[0] == "no_nvidia_gpu"  # a candidate the log alone did not bring
+    assert explain.question_for(said_no, ["no_nvidia_gpu"]) is None  # the answer named it
+
+
+CUDART = ("W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+          "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared "
+          "object file: No such file or directory")
+
+
+def test_a_missing_cuda_runtime_asks_whether_cuda_is_installed() -> None:
+    findings = explain.explain_log(CUDART, "linux")
+    assert "cuda_not_installed" not in codes(findings)[:2]
+    asked = [explain.question_for(findings).id]
+    answered = explain.explain_log(CUDART, "linux", machine=[question(asked[0]).no.fact])
+    asked.append(explain.question_for(answered, [question(asked[0]).no.fact]).id)
+    assert set(asked) == {"cuda_toolkit", "other_cuda"}
+    # no CUDA at all: counts like a log that shows no CUDA folder
+    none = explain.explain_log(CUDART, "linux", machine=["no_cuda_toolkit", "no_other_cuda"])
+    assert codes(none)[0] == "cuda_not_installed"
+    # installed, and of no other version: the loader does not look where it is
+    there = explain.explain_log(CUDART, "linux",
+                                machine=["cuda_toolkit_installed", "no_other_cuda"])
+    assert codes(there)[0] == "cuda_not_on_path"
+    both = ["cuda_toolkit_installed", "no_other_cuda"]
+    assert deciding_question.pointed_to(both, "wsl2") == ["cuda_not_on_path"]
+    assert deciding_question.pointed_to(both[:1], "linux") == []
+    # Windows' CUDA installer puts its bin on PATH: a program's package that lacks the DLL is
+    # as likely there, so the two answers point nowhere
+    assert deciding_question.pointed_to(both, "windows") == []
+    dll = "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found"
+    assert codes(explain.explain_log(dll, "windows", machine=both))[0] != "cuda_not_on_path"
 
 
 def test_what_the_log_shows_itself_is_never_asked() -> None:
@@ -193,15 +234,19 @@ def test_what_the_log_shows_itself_is_never_asked() -> None:
 def test_at_a_terminal_the_cli_asks_and_explains_again(capsys, tmp_path, monkeypatch) -> None:
     log = tmp_path / "error.log"
     log.write_text(NO_DRIVER + "\n", encoding="utf-8")
-    typed = iter(["y"])  # it has a GPU (then the driver decides: nothing more is asked)
+    typed = iter(["y", "n"])  # it has a GPU; then asked about a container: no
     monkeypatch.setattr(cli, "_at_a_terminal", lambda: True)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
     code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "en")
     assert code == 0
-    first, _, second = out.partition("Your answers: the computer has an NVIDIA GPU.\n")
-    assert "Most likely cause: No NVIDIA GPU" in first and second
-    assert second.startswith("Most likely cause: NVIDIA driver not running")
-    assert next(typed, None) is None
+    first, _, rest = out.partition("Your answers: the computer has an NVIDIA GPU.\n")
+    assert "Most likely cause: No NVIDIA GPU" in first and rest
+    second, _, third = rest.partition("Your answers: the computer has an NVIDIA GPU, ")
+    # the answer leaves the log as undecided as it was: the container question follows
+    assert "\nMost likely cause: NVIDIA driver not running" in second
+    assert "inside a container (Docker" in second and third.startswith("it did not run inside")
+    assert "\nMost likely cause: NVIDIA driver not running" in third
+    assert "One question" not in third and next(typed, None) is None
     typed = iter([""])  # Enter: no answer, the candidates stay as they are
     monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
     code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "en")

@@ -85,6 +85,30 @@ def questions() -> tuple[Question, ...]:
                  for raw in data["questions"])
 
 
+@dataclass(frozen=True)
+class Together:
+    """Answers that mean more together than apart: with every one of ``facts`` given, the
+    ``points_to`` codes come first (a CUDA Toolkit installed and none of another version: a
+    CUDA library that cannot be opened is not on the loader's path)."""
+
+    facts: frozenset[str]
+    points_to: tuple[str, ...]
+    os_kinds: tuple[str, ...] = ()
+    """The systems where it holds (none named: every one)."""
+
+    def holds(self, given: set[str], os_kind: Optional[str]) -> bool:
+        return self.facts <= given and (not self.os_kinds or os_kind in self.os_kinds)
+
+
+@lru_cache(maxsize=1)
+def answers_together() -> tuple[Together, ...]:
+    """The ``together`` entries of ``resources/questions.json``."""
+    return tuple(Together(frozenset(str(f) for f in raw["facts"]),
+                          tuple(str(c) for c in raw["points_to"]),
+                          tuple(str(o) for o in raw.get("os", ())))
+                 for raw in load_json(QUESTIONS_FILE).get("together", ()))
+
+
 def question(question_id: str) -> Question:
     for known in questions():
         if known.id == question_id:
@@ -127,18 +151,28 @@ def answers_facts(answers: Iterable[tuple[Question, str]]) -> list[str]:
     return [known.answer(value).fact for known, value in answers]
 
 
-def apply_answers(items: Sequence[Item], facts: Iterable[str],
-                  code: Callable[[Item], str]) -> list[Item]:
-    """``items`` (findings, candidates) as the given facts have them: the codes an answer points
-    to first (in their order), the codes it rules out left out, unless nothing would be left."""
+def pointed_to(facts: Iterable[str], os_kind: Optional[str] = None) -> list[str]:
+    """The codes the given facts put first, in order: those of answers given together
+    (:func:`answers_together`, where they hold on ``os_kind``), then those of each answer."""
     given = set(facts)
-    first: list[str] = []
-    out: set[str] = set()
+    first = [c for joint in answers_together() if joint.holds(given, os_kind)
+             for c in joint.points_to]
     for known in questions():
         for answer in (known.yes, known.no):
             if answer.fact in given:
                 first.extend(c for c in answer.points_to if c not in first)
-                out.update(answer.rules_out)
+    return first
+
+
+def apply_answers(items: Sequence[Item], facts: Iterable[str],
+                  code: Callable[[Item], str], os_kind: Optional[str] = None) -> list[Item]:
+    """``items`` (findings, candidates) as the given facts have them: the codes answers given
+    together point to first (:func:`answers_together`), then those one answer points to (in
+    their order), the codes an answer rules out left out, unless nothing would be left."""
+    given = set(facts)
+    first = pointed_to(given, os_kind)
+    out = {ruled for known in questions() for answer in (known.yes, known.no)
+           if answer.fact in given for ruled in answer.rules_out}
     if not first and not out:
         return list(items)
     kept = [item for item in items if code(item) not in out] or list(items)
@@ -149,17 +183,17 @@ def apply_answers(items: Sequence[Item], facts: Iterable[str],
 def deciding_question(codes: Sequence[str], decided: bool,
                       known: Iterable[str] = ()) -> Optional[Question]:
     """The question to ask about findings ranked ``codes`` (most likely first): none when a
-    line ``decided`` the cause, else the first question whose subject is one of the two most
-    likely codes while another code is beside it, and which ``known`` facts (answers given,
-    the machine's own) do not already answer."""
+    line ``decided`` the cause or an answer named the likeliest, else the first question whose
+    subject is one of the two most likely codes while another code is beside it, else the first
+    one asked beside one of them (its ``also_for``), of those the ``known`` facts (answers
+    given, the machine's own) do not already answer."""
     if decided or not codes:
         return None
     given = set(known)
+    if codes[0] in pointed_to(given):
+        return None  # an answer named the cause ("no NVIDIA GPU"): nothing more to settle
     likeliest = set(codes[:2])
-    for candidate in questions():
-        if given & set(candidate.facts()):
-            continue
-        if (candidate.subject in likeliest and len(codes) > 1) or \
-                set(candidate.also_for) & likeliest:
-            return candidate
-    return None
+    open_questions = [q for q in questions() if not given & set(q.facts())]
+    about_a_subject = [q for q in open_questions if q.subject in likeliest and len(codes) > 1]
+    beside = [q for q in open_questions if set(q.also_for) & likeliest]
+    return next(iter(about_a_subject + beside), None)

@@ -787,7 +787,19 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     if not text or not text.strip():
         return []
     machine = tuple(machine)
-    tab = signatures or table()
+    told = () if "checked" in machine else tuple(m for m in machine if m in answer_facts())
+    log_decided = not told or decisive(explain_log(
+        text, os_kind, tf_version, [m for m in machine if m not in told], signatures, similar))
+    return _explained(text, os_kind, tf_version, machine, signatures or table(), similar,
+                      log_decided)
+
+
+def _explained(text: str, os_kind: Optional[str], tf_version: Optional[str],
+               machine: tuple[str, ...], tab: Table, similar: Optional[SimilarIndex],
+               log_decided: bool) -> list[Finding]:
+    """:func:`explain_log`'s findings; ``log_decided`` False when the log without the user's
+    answers was undecided: an answer that rules a candidate out leaves the others as undecided
+    as the log left them, so that the next question may still settle them."""
     text = as_printed(text)
     if os_kind not in _OS_KINDS:
         os_kind = infer_os(text, tab)
@@ -842,14 +854,14 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
         return [found] if found is not None else []
     context = _context_params(facts, tab)
     answered = (*machine, *shown_answers(facts))
-    ranked = apply_answers(_rank(kept, facts, os_kind), answered, lambda c: c.code)
+    ranked = apply_answers(_rank(kept, facts, os_kind), answered, lambda c: c.code, os_kind)
     findings = [_finding(c, context, tab, os_kind) for c in ranked]
     if len(answered) > len(machine):
         # what the log itself answers is never asked (question_for reads it back)
         findings = [replace(f, params={**f.params, "answered": answered[len(machine):]})
                     for f in findings]
     scores = [_score(c, facts, os_kind) for c in ranked]
-    decisive = is_decisive(scores)
+    decisive = log_decided and is_decisive(scores)
     if len(findings) > 1 or not decisive:
         findings = [_with_how_to_tell(f, facts, os_kind, decisive) for f in findings]
     if not decisive and "checked" not in machine:
@@ -913,13 +925,14 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
             raise ValueError(f"unknown machine fact {name!r} (known: {', '.join(known)})")
         facts[f"machine:{name}"] = _known_hit(f"machine:{name}")
         if name in SAID_LIKE_THE_LOG:
-            facts.setdefault(name, _known_hit(name))
+            facts.setdefault(SAID_LIKE_THE_LOG[name], _known_hit(SAID_LIKE_THE_LOG[name]))
 
 
-SAID_LIKE_THE_LOG = ("in_container",)
-"""Facts the user's answer (or the checked machine) gives that count as if a log line showed
-them: "it ran inside a container" brings in the candidates a container line would (a driver
-that looks absent there is the container's)."""
+SAID_LIKE_THE_LOG = {"in_container": "in_container", "no_cuda_toolkit": "cuda_folder_absent"}
+"""Facts the user's answer (or the checked machine) gives, and the log fact each counts as:
+"it ran inside a container" brings in the candidates a container line would (a driver that
+looks absent there is the container's); "no CUDA Toolkit" those of a log that shows no CUDA
+folder (a CUDA library that cannot be opened because there is no CUDA)."""
 
 
 def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
