@@ -216,6 +216,59 @@ def test_a_missing_cuda_runtime_asks_whether_cuda_is_installed() -> None:
     assert codes(explain.explain_log(dll, "windows", machine=both))[0] != "cuda_not_on_path"
 
 
+INSUFFICIENT = ("RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for "
+                "CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:50")
+
+
+def test_an_insufficient_driver_alone_asks_about_a_container_and_an_nvidia_gpu() -> None:
+    """Error 35 is most often an old driver, but a machine with no NVIDIA driver at all (an AMD
+    card, a CPU server) and a container without the GPU report it too: a candidate, and both
+    questions are asked."""
+    findings = explain.explain_log(INSUFFICIENT, "linux")
+    assert codes(findings)[0] == "driver_too_old" and not explain.decisive(findings)
+    assert explain.question_for(findings).id == "container"
+    not_in_one = ["not_in_container"]
+    assert codes(explain.explain_log(INSUFFICIENT, "linux", machine=not_in_one))[0] == \
+        "driver_too_old"
+    assert explain.question_for(explain.explain_log(INSUFFICIENT, "linux", machine=not_in_one),
+                                not_in_one).id == "nvidia_gpu"
+    no_gpu = explain.explain_log(INSUFFICIENT, "linux", machine=[*not_in_one, "no_nvidia_gpu"])
+    assert codes(no_gpu)[0] == "no_nvidia_gpu"
+    has_gpu = explain.explain_log(INSUFFICIENT, "linux", machine=[*not_in_one, "nvidia_gpu"])
+    assert codes(has_gpu)[0] == "driver_too_old"
+    # nvidia-smi's banner in the log shows a driver that talks to an NVIDIA GPU: not asked
+    shown = ("CUDA driver version is insufficient for CUDA runtime version\n"
+             "| NVIDIA-SMI 390.116                 Driver Version: 390.116                   |")
+    banner = explain.explain_log(shown, "linux", machine=not_in_one)
+    assert codes(banner) == ["driver_too_old"] and explain.question_for(banner, not_in_one) is None
+
+
+def test_a_cpu_only_framework_asks_whether_there_is_an_nvidia_gpu() -> None:
+    log = ("RuntimeError: Attempting to deserialize object on a CUDA device but "
+           "torch.cuda.is_available() is False. If you are running on a CPU-only machine, please "
+           "use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.")
+    findings = explain.explain_log(log, "windows")
+    assert codes(findings)[0] == "gpu_not_listed_cpu_only_package"
+    assert explain.question_for(findings).id == "nvidia_gpu"
+    no_gpu = explain.explain_log(log, "windows", machine=["no_nvidia_gpu"])
+    assert codes(no_gpu)[0] == "no_nvidia_gpu"  # a CUDA build of torch would not help
+    assert codes(explain.explain_log(log, "windows", machine=["nvidia_gpu"]))[0] == \
+        "gpu_not_listed_cpu_only_package"
+
+
+def test_pip_finding_no_tensorflow_asks_whether_python_is_64_bit() -> None:
+    log = ("ERROR: Could not find a version that satisfies the requirement tensorflow (from "
+           "versions: none)\nERROR: No matching distribution found for tensorflow")
+    findings = explain.explain_log(log, "windows")
+    assert codes(findings) == ["python_version_unsupported"]
+    assert explain.question_for(findings).id == "python_64bit"
+    # a 32-bit Python said counts like one the log shows: TF ships 64-bit wheels only
+    assert codes(explain.explain_log(log, "windows", machine=["python_32bit"]))[0] == \
+        "python_32bit"
+    assert codes(explain.explain_log(log, "windows", machine=["python_64bit"])) == \
+        ["python_version_unsupported"]
+
+
 def test_what_the_log_shows_itself_is_never_asked() -> None:
     log = ("C:\\Users\\me>C:\\Python39-32\\python.exe -m pip install "
            "tensorflow-2.10.0-cp39-cp39-win_amd64.whl\n"

@@ -928,11 +928,14 @@ def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
             facts.setdefault(SAID_LIKE_THE_LOG[name], _known_hit(SAID_LIKE_THE_LOG[name]))
 
 
-SAID_LIKE_THE_LOG = {"in_container": "in_container", "no_cuda_toolkit": "cuda_folder_absent"}
+SAID_LIKE_THE_LOG = {"in_container": "in_container", "no_cuda_toolkit": "cuda_folder_absent",
+                     "python_32bit": "python_32bit_shown"}
 """Facts the user's answer (or the checked machine) gives, and the log fact each counts as:
 "it ran inside a container" brings in the candidates a container line would (a driver that
 looks absent there is the container's); "no CUDA Toolkit" those of a log that shows no CUDA
-folder (a CUDA library that cannot be opened because there is no CUDA)."""
+folder (a CUDA library that cannot be opened because there is no CUDA); "a 32-bit Python" those
+of a log that shows one (pip finding no TensorFlow or PyTorch for it: they ship 64-bit
+wheels only)."""
 
 
 def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
