@@ -38,6 +38,7 @@ ROUNDS = {
     "wsl": "round 11", "feedstock": "round 11",
     "cupy": "round 12", "homelab": "round 12", "medical": "round 12", "videoup": "round 12",
     "kerasauto": "round 12", "tensorrt": "round 12",
+    "cudaext": "round 13", "edu": "round 13", "genai": "round 13", "distrib": "round 13",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -53,8 +54,10 @@ research code, and volunteer and number-crunching compute, round 11 for computer
 and transformer projects, GPU tabular and data-science libraries, reinforcement learning and
 simulators, WSL2 and Docker Desktop, and packaging (conda-forge, distribution packages), round
 12 for GPU array libraries (CuPy, Numba), home-server apps in containers, medical imaging,
-video upscaling apps, the Keras ecosystem and AutoML, and TensorRT and inference servers.
-Each round's development logs were explained once before any signature was written from them."""
+video upscaling apps, the Keras ecosystem and AutoML, and TensorRT and inference servers, round
+13 for compiled CUDA extensions (flash-attention, xformers, apex, mmcv, spconv, PyG's
+libraries), courses and notebooks, generative image and video apps and their plugins, and
+multi-GPU and distributed training. Each round's development logs were explained once before any signature was written from them."""
 
 
 def _old_threads() -> set[str]:
