@@ -256,6 +256,16 @@ def test_a_cpu_only_framework_asks_whether_there_is_an_nvidia_gpu() -> None:
         "gpu_not_listed_cpu_only_package"
 
 
+def test_lightning_seeing_no_gpu_asks_whether_there_is_an_nvidia_gpu() -> None:
+    log = ("pytorch_lightning.utilities.exceptions.MisconfigurationException: You requested "
+           "gpu: [0]\n But your machine only has: []")
+    findings = explain.explain_log(log, "linux")
+    assert codes(findings)[:2] == ["gpu_not_listed_cpu_only_package", "no_nvidia_gpu"]
+    assert explain.question_for(findings).id == "nvidia_gpu"
+    assert codes(explain.explain_log(log, "linux", machine=["no_nvidia_gpu"]))[0] == \
+        "no_nvidia_gpu"
+
+
 def test_pip_finding_no_tensorflow_asks_whether_python_is_64_bit() -> None:
     log = ("ERROR: Could not find a version that satisfies the requirement tensorflow (from "
            "versions: none)\nERROR: No matching distribution found for tensorflow")
