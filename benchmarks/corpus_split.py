@@ -57,7 +57,8 @@ simulators, WSL2 and Docker Desktop, and packaging (conda-forge, distribution pa
 video upscaling apps, the Keras ecosystem and AutoML, and TensorRT and inference servers, round
 13 for compiled CUDA extensions (flash-attention, xformers, apex, mmcv, spconv, PyG's
 libraries), courses and notebooks, generative image and video apps and their plugins, and
-multi-GPU and distributed training. Each round's development logs were explained once before any signature was written from them."""
+multi-GPU and distributed training. Each round's development logs were explained once before
+any signature was written from them."""
 
 
 def _old_threads() -> set[str]:
