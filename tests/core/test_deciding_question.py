@@ -75,10 +75,22 @@ def test_the_answer_settles_the_two_most_likely_causes(
 
 
 def test_a_decided_log_asks_nothing() -> None:
+    nvml = "Failed to initialize NVML: Driver/library version mismatch"
+    assert explain.question_for(explain.explain_log(nvml, "linux")) is None
+    assert explain.question_for([]) is None
+
+
+def test_nvidia_smi_failing_to_reach_its_driver_is_a_candidate_and_asks() -> None:
+    """Of the development and old logs it leads, this line had a driver not loaded 3 times in 7
+    (else a GPU without its driver, a failing card, WSL, a container): the questions ask."""
     smi = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
            "sure that the latest NVIDIA driver is installed and running.")
-    assert explain.question_for(explain.explain_log(smi, "linux")) is None
-    assert explain.question_for([]) is None
+    findings = explain.explain_log(smi, "linux")
+    assert codes(findings)[0] == "no_driver_or_nvidia_smi_missing"
+    assert not explain.decisive(findings)
+    assert explain.question_for(findings).id in {"nvidia_gpu", "container"}
+    assert codes(explain.explain_log(smi, "linux", machine=["in_container"]))[0] == \
+        "container_no_gpu_passthrough"
 
 
 def test_an_answer_never_leaves_nothing_and_keeps_the_order_of_the_rest() -> None:
