@@ -140,6 +140,7 @@ from wizard.core.explain import (  # noqa: E402
     SIGNATURES_FILE,
     Table,
     build_table,
+    decisive,
     explain_log,
     question_for,
     table,
@@ -188,11 +189,16 @@ def row_log(row: dict) -> str:
     return "\n".join(map(str, log)) if isinstance(log, list) else str(log)
 
 
+def explained(row: dict, signatures: Table | None = None) -> list:
+    """explain's findings for a row, most likely first (the similar reports without the row's
+    own thread: a development log must not find itself)."""
+    return explain_log(row_log(row), row_os(row), tf_version=row_tf(row),
+                       signatures=signatures, similar=similar_without(row))
+
+
 def ranked(row: dict, signatures: Table | None = None) -> list[str]:
-    """The codes explain ranks for a row, most likely first (the similar reports without the
-    row's own thread: a development log must not find itself)."""
-    return [f.code for f in explain_log(row_log(row), row_os(row), tf_version=row_tf(row),
-                                        signatures=signatures, similar=similar_without(row))]
+    """The codes explain ranks for a row, most likely first."""
+    return [f.code for f in explained(row, signatures)]
 
 
 @functools.lru_cache(maxsize=2048)
@@ -251,7 +257,8 @@ def evaluate_leave_thread_out(part: str, rows: list[dict]) -> Result:
     for thread, members in by_thread.items():
         tab = table_without(data, {thread} | {row["id"].lower() for row in members})
         for row in members:
-            score(result, row, ranked(row, tab))
+            findings = explained(row, tab)
+            score(result, row, [f.code for f in findings], decisive(findings))
     result.seconds = time.perf_counter() - started
     return result
 
@@ -262,6 +269,10 @@ class Result:
     rows: int = 0
     top1: int = 0
     top2: int = 0
+    decided: int = 0
+    """Logs explain answered as decided (one line names the cause) ..."""
+    decided_right: int = 0
+    """... and of those, the ones whose cause was the label."""
     seconds: float = 0.0
     per_label: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
     per_round: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
@@ -271,8 +282,8 @@ class Result:
         return f"{count / self.rows:.1%}" if self.rows else "-"
 
 
-def score(result: Result, row: dict, codes: list[str]) -> None:
-    """Count one explained row into ``result``."""
+def score(result: Result, row: dict, codes: list[str], decided: bool = False) -> None:
+    """Count one explained row into ``result``; ``decided``: explain said a line decides."""
     counts = result.per_label[row["label"]]
     hit1 = bool(codes) and codes[0] == row["label"]
     hit2 = row["label"] in codes[:2]
@@ -283,6 +294,8 @@ def score(result: Result, row: dict, codes: list[str]) -> None:
         tally[2] += 1
     result.top1 += hit1
     result.top2 += hit2
+    result.decided += decided
+    result.decided_right += decided and hit1
     if not hit1:
         result.misses.append((row["id"], row["label"], codes[:3], row.get("source", "")))
 
@@ -291,17 +304,19 @@ def evaluate(part: str, rows: list[dict]) -> Result:
     result = Result(part, rows=len(rows))
     started = time.perf_counter()
     for row in rows:
-        score(result, row, ranked(row))
+        findings = explained(row)
+        score(result, row, [f.code for f in findings], decisive(findings))
     result.seconds = time.perf_counter() - started
     return result
 
 
 def print_totals(results: list[Result]) -> None:
     width = max([8, *(len(r.part) for r in results)])
-    print(f"{'part':<{width}} {'logs':>5} {'top-1':>14} {'top-2':>14}")
+    print(f"{'part':<{width}} {'logs':>5} {'top-1':>14} {'top-2':>14} {'decided right':>15}")
     for r in results:
+        decided = f"{r.decided_right}/{r.decided}" if r.decided else "-"
         print(f"{r.part:<{width}} {r.rows:>5} {r.top1:>5} {r.share(r.top1):>8} "
-              f"{r.top2:>5} {r.share(r.top2):>8}   ({r.seconds * 1000:.0f} ms)")
+              f"{r.top2:>5} {r.share(r.top2):>8} {decided:>15}   ({r.seconds * 1000:.0f} ms)")
 
 
 def _round_order(item: tuple[str, list[int]]) -> tuple[int, str]:
