@@ -39,6 +39,7 @@ ROUNDS = {
     "cupy": "round 12", "homelab": "round 12", "medical": "round 12", "videoup": "round 12",
     "kerasauto": "round 12", "tensorrt": "round 12",
     "cudaext": "round 13", "edu": "round 13", "genai": "round 13", "distrib": "round 13",
+    "ocr": "round 14", "structbio": "round 14", "serving": "round 14",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -57,7 +58,8 @@ simulators, WSL2 and Docker Desktop, and packaging (conda-forge, distribution pa
 video upscaling apps, the Keras ecosystem and AutoML, and TensorRT and inference servers, round
 13 for compiled CUDA extensions (flash-attention, xformers, apex, mmcv, spconv, PyG's
 libraries), courses and notebooks, generative image and video apps and their plugins, and
-multi-GPU and distributed training. Each round's development logs were explained once before
+multi-GPU and distributed training, round 14 for OCR and document AI, structural biology and
+chemistry, and model serving. Each round's development logs were explained once before
 any signature was written from them."""
 
 
