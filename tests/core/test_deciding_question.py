@@ -39,6 +39,10 @@ CASES = [
      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
      "library 'libcublas.so.11'; dlerror: libcublas.so.11: cannot open shared object file: No "
      "such file or directory", "cuda_version_mismatch", "cuda_lib_other_missing"),
+    ("zlibwapi", "windows",
+     "Could not load library cudnn_cnn_infer64_8.dll. Error code 126\n"
+     "Please make sure cudnn_cnn_infer64_8.dll is in your library path!",
+     "cudnn_partial_install", "zlibwapi_missing"),
 ]
 
 
@@ -153,6 +157,8 @@ def test_the_cli_asks_and_takes_the_answer(capsys, tmp_path) -> None:
     ("linux-cudnn805-mismatch", {"cuda_toolkit_installed", "not_in_container", "python_64bit",
                                  "no_other_cuda", "other_cudnn_installed"}),
     ("linux-tf221-and-cuda-healthy", {"not_in_container", "python_64bit"}),  # CUDA from wheels
+    ("win-cudnn89-no-zlibwapi", {"cuda_toolkit_installed", "python_64bit", "no_other_cuda",
+                                 "no_zlibwapi"}),
 ])
 def test_the_checked_machine_answers_questions_itself(profile: str, answered: set[str]) -> None:
     from pathlib import Path
@@ -336,3 +342,16 @@ def test_at_a_terminal_the_cli_asks_and_explains_again(capsys, tmp_path, monkeyp
     monkeypatch.setattr(cli, "_at_a_terminal", lambda: False)
     monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("asked"))
     assert _cli(capsys, "explain", str(log), "--os", "linux")[0] == 0
+
+
+def test_a_cudnn_that_needs_zlibwapi_and_lacks_nothing_says_it_is_installed() -> None:
+    from wizard.core.model import FAIL, OK, LayerResult
+
+    needs = {"needed": {"cudnn": "8.9", "zlibwapi": True}}
+    ok = LayerResult("cudnn", OK, "cuDNN 8.9", needs)
+    assert "zlibwapi_installed" in explain.machine_facts({"cudnn": ok})
+    # cuDNN 8.1 does not need it: nothing is said either way
+    old = LayerResult("cudnn", OK, "cuDNN 8.1", {"needed": {"cudnn": "8.1", "zlibwapi": False}})
+    assert not {"zlibwapi_installed", "no_zlibwapi"} & set(explain.machine_facts({"cudnn": old}))
+    missing = LayerResult("cudnn", FAIL, "zlibwapi", needs, [Finding("zlibwapi_missing", "fail")])
+    assert "no_zlibwapi" in explain.machine_facts({"cudnn": missing})

@@ -1783,8 +1783,9 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
 def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
     """The questions' answers the layers read on the machine: inside a container or not (the
     driver layer, Linux), a CUDA Toolkit installed or no CUDA at all (the cuda layer), the
-    environment's Python 64- or 32-bit (the tensorflow layer's probe), a CUDA or cuDNN of
-    another version than the target's (:data:`_OTHER_VERSION_ANSWERS`)."""
+    environment's Python 64- or 32-bit (the tensorflow layer's probe), zlibwapi.dll found or
+    not (the cudnn layer, Windows), a CUDA or cuDNN of another version than the target's
+    (:data:`_OTHER_VERSION_ANSWERS`)."""
     facts: list[str] = []
     driver = results.get("driver")
     if driver is not None and "in_container" in driver.facts:
@@ -1800,6 +1801,7 @@ def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
     bits = tensorflow.facts.get("python_bits") if tensorflow is not None else None
     if bits in (32, 64):
         facts.append(f"python_{bits}bit")
+    facts += _zlibwapi_answer(results.get("cudnn"))
     for layer, mismatch, absent, other, none_other in _OTHER_VERSION_ANSWERS:
         result = results.get(layer)
         if result is None:
@@ -1810,6 +1812,19 @@ def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
         elif result.status == OK or (codes and codes <= absent):
             facts.append(none_other)
     return facts
+
+
+def _zlibwapi_answer(cudnn: Optional[LayerResult]) -> list[str]:
+    """Whether zlibwapi.dll is where cuDNN 8.3-8.9 on Windows finds it, as the cudnn layer read
+    it: its zlibwapi_missing finding says no; a cuDNN that needs it and nothing missing, yes."""
+    if cudnn is None:
+        return []
+    if any(f.code == "zlibwapi_missing" for f in cudnn.findings):
+        return ["no_zlibwapi"]
+    needed = cudnn.facts.get("needed")
+    if cudnn.status == OK and isinstance(needed, dict) and needed.get("zlibwapi"):
+        return ["zlibwapi_installed"]
+    return []
 
 
 _OTHER_VERSION_ANSWERS = (
