@@ -210,11 +210,6 @@ def explained(row: dict, signatures: Table | None = None) -> list:
                        signatures=signatures, similar=similar_without(row))
 
 
-def ranked(row: dict, signatures: Table | None = None) -> list[str]:
-    """The codes explain ranks for a row, most likely first."""
-    return [f.code for f in explained(row, signatures)]
-
-
 @functools.lru_cache(maxsize=2048)
 def _similar_without_thread(thread: str) -> SimilarIndex:
     return similar_index().without([thread])
@@ -271,8 +266,7 @@ def evaluate_leave_thread_out(part: str, rows: list[dict]) -> Result:
     for thread, members in by_thread.items():
         tab = table_without(data, {thread} | {row["id"].lower() for row in members})
         for row in members:
-            findings = explained(row, tab)
-            score(result, row, [f.code for f in findings], decisive(findings))
+            score_findings(result, row, explained(row, tab))
     result.seconds = time.perf_counter() - started
     return result
 
@@ -314,12 +308,16 @@ def score(result: Result, row: dict, codes: list[str], decided: bool = False) ->
         result.misses.append((row["id"], row["label"], codes[:3], row.get("source", "")))
 
 
+def score_findings(result: Result, row: dict, findings: list) -> None:
+    """Count one row's findings into ``result``, whether explain called them decided too."""
+    score(result, row, [f.code for f in findings], decisive(findings))
+
+
 def evaluate(part: str, rows: list[dict]) -> Result:
     result = Result(part, rows=len(rows))
     started = time.perf_counter()
     for row in rows:
-        findings = explained(row)
-        score(result, row, [f.code for f in findings], decisive(findings))
+        score_findings(result, row, explained(row))
     result.seconds = time.perf_counter() - started
     return result
 
