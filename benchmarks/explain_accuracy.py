@@ -197,6 +197,21 @@ def row_tf(row: dict) -> str | None:
     return found.group(0) if found else None
 
 
+def row_python(row: dict) -> str | None:
+    """The Python version the thread states (``3.8``, ``3.7.4``), as ``--python`` takes it;
+    None when it states none. Only the version: a word the labeller added beside it
+    (``3.7.4 (32-bit)``, the answer a thread led to) is never passed on."""
+    versions = row.get("versions") or {}
+    found = re.match(r"^\s*(?:python\s*)?([23]\.\d+(?:\.\d+)?)\b",
+                     str(versions.get("python") or ""), re.IGNORECASE)
+    return found.group(1) if found else None
+
+
+def row_given(row: dict) -> dict[str, str | None]:
+    """What a user would tell explain beside the log: the versions the thread states."""
+    return {"tf_version": row_tf(row), "python_version": row_python(row)}
+
+
 def row_log(row: dict) -> str:
     """The row's log as a text (a log given as a list of lines is joined)."""
     log = row.get("log") or ""
@@ -206,8 +221,8 @@ def row_log(row: dict) -> str:
 def explained(row: dict, signatures: Table | None = None) -> list:
     """explain's findings for a row, most likely first (the similar reports without the row's
     own thread: a development log must not find itself)."""
-    return explain_log(row_log(row), row_os(row), tf_version=row_tf(row),
-                       signatures=signatures, similar=similar_without(row))
+    return explain_log(row_log(row), row_os(row), signatures=signatures,
+                       similar=similar_without(row), **row_given(row))
 
 
 @functools.lru_cache(maxsize=2048)
@@ -373,16 +388,16 @@ def implied_answer(question, label: str) -> str:  # noqa: ANN001 - a deciding_qu
 def answered_codes(row: dict) -> tuple[list[str], int]:
     """The codes explain ranks for a row once its questions are answered
     (:func:`implied_answer`), and how many were asked."""
-    text, os_kind, tf = row_log(row), row_os(row), row_tf(row)
-    findings = explain_log(text, os_kind, tf_version=tf, similar=similar_without(row))
+    text, os_kind, given = row_log(row), row_os(row), row_given(row)
+    findings = explain_log(text, os_kind, similar=similar_without(row), **given)
     facts: list[str] = []
     for _ in range(MAX_QUESTIONS):
         question = question_for(findings, facts)
         if question is None:
             break
         facts.append(implied_answer(question, row["label"]))
-        findings = explain_log(text, os_kind, tf_version=tf, machine=facts,
-                               similar=similar_without(row))
+        findings = explain_log(text, os_kind, machine=facts, similar=similar_without(row),
+                               **given)
     return [f.code for f in findings], len(facts)
 
 
@@ -442,8 +457,7 @@ def evaluate_pasted(rows: list[dict]) -> list[Result]:
         started = time.perf_counter()
         for row in rows:
             codes = [f.code for f in explain_log(form(row_log(row)), row_os(row),
-                                                 tf_version=row_tf(row),
-                                                 similar=similar_without(row))]
+                                                 similar=similar_without(row), **row_given(row))]
             score(result, row, codes)
         result.seconds = time.perf_counter() - started
         results.append(result)

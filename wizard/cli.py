@@ -71,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the OS the log comes from (default: what the log itself shows)")
     explain.add_argument("--tf", metavar="VERSION",
                          help="the TensorFlow version that printed the log (e.g. 2.10 or 2.15.1)")
+    explain.add_argument("--python", metavar="VERSION",
+                         help="the Python version that ran it (e.g. 3.8 or 3.10.12)")
     explain.add_argument("--answer", metavar="QUESTION=yes|no", action="append", default=[],
                          help="answer a question explain asked to settle the cause (e.g. "
                               "container=no); may be given more than once")
@@ -293,6 +295,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"gpu-wizard explain: {exc}", file=sys.stderr)
             return EXIT_ERROR
+    python = getattr(args, "python", None)
+    if python is not None and explain.python_series(python) is None:
+        from wizard.core.messages import msg, render
+
+        refused = render(msg("explain.python.not_a_version", given=python), language(args))
+        print(f"gpu-wizard explain: {refused}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         text = explain.read_log_file(args.file, sys.stdin)
     except OSError as exc:
@@ -317,7 +326,8 @@ def _explain_and_ask(args: argparse.Namespace, text: str, tf_version: Optional[s
     while True:
         facts = deciding_question.answers_facts(answers)
         findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version,
-                                       machine=facts)
+                                       machine=facts,
+                                       python_version=getattr(args, "python", None))
         question = explain.question_for(findings, facts)
         if args.json:
             payload = {"format": "gpu-wizard/explain@1",

@@ -372,6 +372,79 @@ def test_an_unsupported_wheel_against_the_python_the_log_shows() -> None:
     assert explain_log(pip.replace("-32", ""), "windows")[0].code != "python_32bit"
 
 
+PIP_NO_TF = ("ERROR: Could not find a version that satisfies the requirement tensorflow==2.2.0rc4 "
+             "(from versions: none)\n"
+             "ERROR: No matching distribution found for tensorflow==2.2.0rc4\n")
+
+
+def test_the_python_given_against_the_releases_pythons() -> None:
+    """pip finding no TensorFlow: a Python the release was built for (TF 2.2: 3.5-3.8) leaves
+    the word size as the reason on Windows; one outside its range is the version, decisively;
+    no Python given, the version stays first and the 64-bit question asks."""
+    alone = explain_log(PIP_NO_TF, "windows")
+    assert [f.code for f in alone][:2] == ["python_version_unsupported", "python_32bit"]
+    assert explain.question_for(alone) is not None
+    inside = explain_log(PIP_NO_TF, "windows", python_version="3.7.4")
+    assert inside[0].code == "python_32bit" and not explain.decisive(inside)
+    assert inside[0].params["python_range"] == "3.5-3.8"  # Install a 64-bit Python 3.5-3.8
+    note = inside[0].params["detail"]
+    assert note.id == "explain.phrase.python_in_tf_range" and note.params["version"] == "3.7"
+    assert "requirement tensorflow==2.2.0rc4" in inside[0].evidence  # the pip line, not ""
+    outside = explain_log(PIP_NO_TF, "windows", python_version="3.9")
+    assert outside[0].code == "python_version_unsupported" and explain.decisive(outside)
+    assert (outside[0].params["found"], outside[0].params["python"]) == ("3.9", "3.5-3.8")
+    # the TensorFlow given beats the one pip was asked for: TF 2.10 has builds for 3.9
+    assert explain_log(PIP_NO_TF, "windows", tf_version="2.10",
+                       python_version="3.9")[0].code == "python_32bit"
+    # on Linux a Python in range says nothing of the word size (aarch64, an old pip...)
+    assert explain_log(PIP_NO_TF, "linux", python_version="3.7")[0].code == (
+        "python_version_unsupported")
+    # anything but a version is not a Python version: as if none were given
+    assert [f.code for f in explain_log(PIP_NO_TF, "windows", python_version="3.x")] == [
+        f.code for f in alone]
+
+
+def test_the_python_given_beats_the_one_the_log_shows() -> None:
+    wheel = ("(py2.7) $ pip install t.whl\ntensorflow_gpu-1.0.1-cp34-cp34m-linux_x86_64.whl is not "
+             "a supported wheel on this platform.\n")
+    assert explain_log(wheel, "linux")[0].code == "python_version_unsupported"
+    assert explain_log(wheel, "linux", python_version="3.4.3")[0].code == "python_32bit"
+
+
+def test_probe_log_uses_the_probes_python_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list = []
+    original = explain.explain_log
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("python_version"))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(explain, "explain_log", spy)
+    explain.probe_log_findings({"log": PIP_NO_TF, "python": {"version": "3.7.9", "bits": 64}})
+    explain.probe_log_findings({"log": PIP_NO_TF, "python": "not a dict"})
+    assert seen[:2] == ["3.7.9", None]
+
+
+def test_cli_python_option() -> None:
+    result = run_cli("-", "--os", "windows", "--python", "3.9", "--json", stdin=PIP_NO_TF)
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["decisive"] is True
+    assert payload["findings"][0]["code"] == "python_version_unsupported"
+    inside = json.loads(run_cli("-", "--os", "windows", "--python", "3.7", "--json",
+                                stdin=PIP_NO_TF).stdout)
+    assert inside["findings"][0]["code"] == "python_32bit"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is not a Python version"),
+                                         ("zh_CN", "不是 Python 版本号")])
+def test_cli_python_is_strict(lang: str, words: str) -> None:
+    result = run_cli("-", "--python", "three", "--lang", lang, stdin=PIP_NO_TF)
+    assert result.returncode == 2
+    assert result.stderr.startswith("gpu-wizard explain: ") and "three" in result.stderr
+    assert words in result.stderr and "Traceback" not in result.stderr
+
+
 def test_found_no_nvidia_driver_ranks_no_gpu_first_unless_the_machine_has_one() -> None:
     """PyTorch's "Found no NVIDIA driver" most often comes from a machine without an NVIDIA GPU
     (round 4 of the corpus); a machine `check` saw an NVIDIA GPU in, or a WSL log, is the

@@ -128,16 +128,16 @@ def test_ctrl_return_explains(qtbot, dialog, monkeypatch):
 def test_the_keyboard_reaches_every_control_in_order(qtbot, dialog):
     dlg = dialog()
     order, widget = [], dlg.log
-    for _ in range(9):
+    for _ in range(10):
         order.append(widget)
         widget = widget.nextInFocusChain()
         while not widget.focusPolicy() & Qt.FocusPolicy.TabFocus or not widget.isVisibleTo(dlg):
             widget = widget.nextInFocusChain()
-    assert order[:8] == [dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.machine_box,
-                         dlg.explain_button, dlg.copy_button, dlg.answer]
+    assert order[:9] == [dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.python_edit,
+                         dlg.machine_box, dlg.explain_button, dlg.copy_button, dlg.answer]
     assert dlg.log.tabChangesFocus()
-    for widget in (dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.explain_button,
-                   dlg.copy_button):
+    for widget in (dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.python_edit,
+                   dlg.explain_button, dlg.copy_button):
         assert widget.accessibleName(), widget.objectName()
 
 
@@ -182,6 +182,40 @@ def test_the_tensorflow_version_reaches_the_engine(qtbot, dialog):
     assert "For TensorFlow" not in _explain(qtbot, dlg, CUDNN_LOG)[0].how_to_tell.text()
     dlg.tf_edit.setText("2.10.1")
     assert "For TensorFlow 2.10.1" in _explain(qtbot, dlg)[0].how_to_tell.text()
+
+
+PIP_NO_TF = ("ERROR: Could not find a version that satisfies the requirement tensorflow==2.2.0 "
+             "(from versions: none)\nERROR: No matching distribution found for tensorflow==2.2.0")
+
+
+def test_the_python_version_reaches_the_engine(qtbot, dialog):
+    """TF 2.2 has builds for Python 3.5-3.8: pip finding none for a 3.7 is the word size, for a
+    3.9 the version (decided: no question)."""
+    dlg = dialog(tf="", machine=())
+    assert dlg.python_label.buddy() is dlg.python_edit and dlg.python_edit.accessibleName()
+    assert _explain(qtbot, dlg, PIP_NO_TF)[0].finding.code == "python_version_unsupported"
+    assert dlg.question.question is not None  # the 64-bit question asks
+    dlg.python_edit.setText("3.7.4")
+    first = _explain(qtbot, dlg)[0]
+    assert first.finding.code == "python_32bit" and "3.5-3.8" in first.fix_summary.text()
+    dlg.python_edit.setText("3.9")
+    cards = _explain(qtbot, dlg)
+    assert cards[0].finding.code == "python_version_unsupported"
+    assert "Python 3.9 cannot run TensorFlow 2.2" in cards[0].message.text()
+    assert not dlg.question.isVisibleTo(dlg)
+
+
+def test_an_invalid_python_version_shows_why_beside_the_field(qtbot, dialog):
+    dlg = dialog()
+    dlg.log.setPlainText(PIP_NO_TF)
+    dlg.python_edit.setText("three")
+    assert dlg.python_reason.isVisibleTo(dlg) and "“three”" in dlg.python_reason.text()
+    assert dlg.explain() is None
+    assert dlg.state == INVALID and not dlg.cards and dlg.focusWidget() is dlg.python_edit
+    assert dlg.status.text() == messages.render(messages.msg("explaingui.fix_python"))
+    dlg.python_edit.setText("")
+    assert not dlg.python_reason.isVisibleTo(dlg)
+    assert _explain(qtbot, dlg)[0].finding.code == "python_version_unsupported"
 
 
 def test_macos_is_a_choice_and_changes_the_answer(qtbot, dialog):
@@ -361,15 +395,15 @@ def _press_ctrl_e(qtbot, wiz):
     qtbot.keyClick(wiz, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
 
 
-@pytest.mark.parametrize("profile, os_kind, tf, facts", [
-    ("gui-win-cudnn-missing", "windows", "2.10.0",
+@pytest.mark.parametrize("profile, os_kind, tf, python, facts", [
+    ("gui-win-cudnn-missing", "windows", "2.10.0", "3.9.13",
      ["nvidia_gpu", "driver_loaded", "cuda_toolkit_installed", "python_64bit", "no_other_cuda",
       "no_other_cudnn"]),
-    ("gui-linux-no-gpu", "linux", "", ["no_nvidia_gpu", "not_in_container", "no_cuda_toolkit",
-                                       "python_64bit"]),
+    ("gui-linux-no-gpu", "linux", "", "3.12.3", ["no_nvidia_gpu", "not_in_container",
+                                                 "no_cuda_toolkit", "python_64bit"]),
 ])
 def test_the_summary_opens_it_preselected_from_the_checked_machine(
-        qtbot, make_wizard, profile, os_kind, tf, facts):
+        qtbot, make_wizard, profile, os_kind, tf, python, facts):
     wiz = make_wizard(own_profile(profile))
     wiz.show()
     wiz.show_summary()
@@ -385,6 +419,7 @@ def test_the_summary_opens_it_preselected_from_the_checked_machine(
         assert dlg.os_kind() == os_kind
         assert dlg.os_box.currentText().endswith("(this computer)")
         assert dlg.tf_edit.text() == tf
+        assert dlg.python_edit.text() == python
         assert dlg.machine_facts() == facts
         dlg.log.setPlainText(NO_DRIVER_LOG)
         codes = [c.finding.code for c in _explain(qtbot, dlg)]

@@ -764,14 +764,18 @@ def _context_params(facts: dict[str, _Hit], tab: Table) -> dict[str, str]:
 
 def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[str] = None,
                 machine: Iterable[str] = (), signatures: Optional[Table] = None,
-                similar: Optional[SimilarIndex] = None) -> list[Finding]:
+                similar: Optional[SimilarIndex] = None,
+                python_version: Optional[str] = None) -> list[Finding]:
     """Findings for an error log, ranked most likely first.
 
     ``os_kind`` is ``windows``, ``linux``, ``wsl2``, ``macos`` or None (then the log's own hints
     decide, e.g. ``C:\\`` paths or ``/usr/lib/wsl``); ``windows`` with a log that shows WSL2 is
     WSL2; ``macos`` is the ``macos`` fact a ``/Users/...`` path gives (no NVIDIA GPU).
     ``tf_version`` is the TensorFlow version the user names (``explain --tf``) or the checked
-    environment holds; it beats a version the log shows.
+    environment holds; it beats a version the log shows. ``python_version`` likewise is the
+    Python the user names (``explain --python``) or the checked environment runs (``3.8``,
+    ``3.8.10``): with the TensorFlow version it tells a Python that release has no build for
+    from one it has (then pip found nothing for another reason: a 32-bit Python).
     ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
     that a signature can rule a candidate in or out (``"machine:nvidia_gpu"`` in its
     ``requires`` / ``unless``), and the facts the user's answers give
@@ -789,17 +793,19 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     machine = tuple(machine)
     told = () if "checked" in machine else tuple(m for m in machine if m in answer_facts())
     log_decided = not told or decisive(explain_log(
-        text, os_kind, tf_version, [m for m in machine if m not in told], signatures, similar))
-    return _explained(text, os_kind, tf_version, machine, signatures or table(), similar,
-                      log_decided)
+        text, os_kind, tf_version, [m for m in machine if m not in told], signatures, similar,
+        python_version))
+    return _explained(text, os_kind, (tf_version, python_version), machine,
+                      signatures or table(), similar, log_decided)
 
 
-def _explained(text: str, os_kind: Optional[str], tf_version: Optional[str],
+def _explained(text: str, os_kind: Optional[str], given: tuple[Optional[str], Optional[str]],
                machine: tuple[str, ...], tab: Table, similar: Optional[SimilarIndex],
                log_decided: bool) -> list[Finding]:
     """:func:`explain_log`'s findings; ``log_decided`` False when the log without the user's
     answers was undecided: an answer that rules a candidate out leaves the others as undecided
-    as the log left them, so that the next question may still settle them."""
+    as the log left them, so that the next question may still settle them. ``given`` is the
+    TensorFlow and the Python version the user named (either None)."""
     text = as_printed(text)
     if os_kind not in _OS_KINDS:
         os_kind = infer_os(text, tab)
@@ -812,7 +818,7 @@ def _explained(text: str, os_kind: Optional[str], tf_version: Optional[str],
     facts = _facts(_without_harmless_shapes(hits, harmless))
     if os_kind == "macos":
         facts.setdefault("macos", _known_hit("macos"))
-    _add_known(facts, tf_version, machine)
+    _add_known(facts, given, machine)
     _add_tf_cuda_fact(facts, os_kind)
 
     raw = [_candidate(h, tab, facts, os_kind, harmless) for h in hits if h.sig.code]
@@ -820,6 +826,7 @@ def _explained(text: str, os_kind: Optional[str], tf_version: Optional[str],
     _add_tf_library_fact(facts, line_candidates, os_kind)
     _add_listed_library_facts(facts, hits, line_candidates)
     _add_wheel_python_fact(facts, line_candidates)
+    _add_tf_python_fact(facts, line_candidates, os_kind)
     _add_memory_elsewhere_fact(facts)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
@@ -907,10 +914,14 @@ def _known_hit(name: str, groups: Optional[dict[str, str]] = None) -> _Hit:
     return _Hit(sig, 0, "", dict(groups or {}))
 
 
-def _add_known(facts: dict[str, _Hit], tf_version: Optional[str],
+def _add_known(facts: dict[str, _Hit], given: tuple[Optional[str], Optional[str]],
                machine: Iterable[str]) -> None:
-    """The TensorFlow version given (it replaces the version facts a log line gave) and the
-    machine's facts, as facts signatures can require."""
+    """The TensorFlow and Python versions given (they replace the version facts a log line
+    gave) and the machine's facts, as facts signatures can require."""
+    tf_version, python_version = given
+    python = python_series(python_version)
+    if python:
+        facts["python_shown"] = _known_hit("python_shown", {"py": python})
     if tf_version:
         parsed = try_parse_version(tf_version)
         if parsed:
@@ -966,6 +977,45 @@ def _tf_cuda_needed(facts: dict[str, _Hit], os_kind: Optional[str]) -> Optional[
     if needed is None or not needed.cuda or needed.pip_cuda:
         return None
     return tf, needed.cuda
+
+
+def python_series(version: Optional[str]) -> Optional[str]:
+    """``3.8`` of a Python version given as ``3.8``, ``3.8.10`` or ``Python 3.8.10`` (``explain
+    --python``, the explain dialog, a probe's ``python.version``); None for anything else."""
+    found = re.match(r"^\s*(?:python\s*)?([23]\.\d+)(?:\.\d+\S*)?\s*$", version or "",
+                     re.IGNORECASE)
+    return found.group(1) if found else None
+
+
+_PYTHON_CODES = ("python_version_unsupported", "python_32bit")
+
+
+def _add_tf_python_fact(facts: dict[str, _Hit], candidates: list[_Candidate],
+                        os_kind: Optional[str]) -> None:
+    """pip (or conda) finding no build, against the Python version given or shown and the
+    Python range of the TensorFlow release given or shown (compatibility tables): a Python
+    inside the range is ``tf_python_fits`` (the version is not what keeps pip from a build),
+    one outside ``tf_python_outside``; the fact's line is the pip line."""
+    shown = facts.get("python_shown")
+    python = shown.groups.get("py") if shown else None
+    tf = _tf_shown(facts)
+    parsed = try_parse_version(tf) if tf else None
+    line = next((c for c in candidates if c.code in _PYTHON_CODES), None)
+    if line is None or not python or not parsed or len(parsed) < 2:
+        return
+    from wizard.core.knowledge import compat
+    from wizard.core.knowledge.versions import python_supported
+
+    tables = "windows" if os_kind == "windows" else "linux"
+    requirement = compat.tf_requirement(f"{parsed[0]}.{parsed[1]}", tables)
+    if requirement is None or not requirement.python:
+        return
+    if python_supported(python, requirement.python):
+        facts["tf_python_fits"] = _Hit(line.sig, line.line_no, line.evidence, {
+            "tensorflow": tf, "version": python, "python_range": requirement.python})
+    else:  # the params of finding.python_version_unsupported.message and .fix
+        facts["tf_python_outside"] = _Hit(line.sig, line.line_no, line.evidence, {
+            "tensorflow": tf, "found": python, "python": requirement.python})
 
 
 _CUDA_LIBRARY_CODES = ("cudart_missing", "cuda_lib_other_missing")
@@ -1744,15 +1794,18 @@ def probe_log_findings(probe: Optional[dict[str, Any]], os_kind: Optional[str] =
                        tf_version: Optional[str] = None,
                        machine: Iterable[str] = ()) -> list[Finding]:
     """:func:`explain_log` over the probe's log and import error, with what ``check`` knows
-    already: the environment's TensorFlow version and the machine's facts
+    already: the environment's TensorFlow and Python versions and the machine's facts
     (:func:`machine_facts`), which narrow the candidates. The TensorFlow version is the
     probe's own when none is given."""
     if tf_version is None and isinstance(probe, dict):
         from wizard.core.envs import tf_version as probe_tf_version
 
         tf_version = probe_tf_version(probe)
+    python = probe.get("python") if isinstance(probe, dict) else None
+    version = python.get("version") if isinstance(python, dict) else None
     known = ["checked", *(name for name in machine if name != "checked")]
-    return explain_log(probe_log_text(probe), os_kind, tf_version=tf_version, machine=known)
+    return explain_log(probe_log_text(probe), os_kind, tf_version=tf_version, machine=known,
+                       python_version=str(version) if version else None)
 
 
 def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:

@@ -1,9 +1,9 @@
 """"Explain an error log…": the answer of ``gpu-wizard explain`` inside the wizard.
 
-A user pastes what their own program printed (or opens a ``.log``/``.txt``), says which OS and
-which TensorFlow printed it (both preselected from the machine and the environment the wizard
-checked), and gets the ranked findings as cards: the most likely cause first, each with the log
-line it was read from, how to tell it from the others and the fix. The engine is
+A user pastes what their own program printed (or opens a ``.log``/``.txt``), says which OS,
+which TensorFlow and which Python printed it (preselected from the machine and the environment
+the wizard checked), and gets the ranked findings as cards: the most likely cause first, each
+with the log line it was read from, how to tell it from the others and the fix. The engine is
 :func:`wizard.core.explain.explain_log`; it runs on a worker (a 5 MB paste takes a moment), and
 closing the dialog meanwhile drops its answer. "Copy as text" copies exactly what the CLI prints
 (:func:`wizard.core.explain.findings_text`).
@@ -121,13 +121,24 @@ def _tf_reason(given: str, tables: str, knowledge: Any, tf_releases: Callable) -
     return msg("explaingui.tf.not_a_release", given=given, series=series, listed=listed)
 
 
+def python_error(text: str) -> Optional[Message]:
+    """Why the Python field is refused (None: empty, or a version such as 3.10 or 3.10.12), as
+    ``explain --python`` refuses it."""
+    given = text.strip()
+    if not given or explain.python_series(given):
+        return None
+    return msg("explain.python.not_a_version", given=given)
+
+
 def explain_work(text: str, os_kind: Optional[str], tf_version: Optional[str],
-                 machine: Iterable[str]) -> Callable[..., list[Finding]]:
+                 machine: Iterable[str],
+                 python_version: Optional[str] = None) -> Callable[..., list[Finding]]:
     """The worker's job: the engine over the log, with what the user said."""
     facts = [name for name in machine if name != "checked"]
 
     def work(progress: Callable, cancelled: Callable) -> list[Finding]:
-        return explain.explain_log(text, os_kind or None, tf_version=tf_version, machine=facts)
+        return explain.explain_log(text, os_kind or None, tf_version=tf_version, machine=facts,
+                                   python_version=python_version or None)
 
     return work
 
@@ -142,6 +153,14 @@ def session_defaults(session: Any) -> tuple[str, str, list[str]]:
     version = tf_version(probe) if isinstance(probe, dict) else None
     results = session.results() if hasattr(session, "results") else {}
     return os_kind, version or "", explain.machine_facts(results)
+
+
+def session_python(session: Any) -> str:
+    """The Python version of the environment the wizard checked ("" when none was probed)."""
+    probe = getattr(session, "probe", None)
+    python = probe.get("python") if isinstance(probe, dict) else None
+    version = python.get("version") if isinstance(python, dict) else None
+    return str(version) if version and explain.python_series(str(version)) else ""
 
 
 def ask_open_path(parent: QWidget) -> str:
@@ -258,10 +277,11 @@ class ExplainCard(FindingCard):
 
 
 class ExplainDialog(QDialog):
-    """Paste or open a log, say its OS and TensorFlow, and read the ranked causes."""
+    """Paste or open a log, say its OS, TensorFlow and Python, and read the ranked causes."""
 
     def __init__(self, workers: WorkerManager, os_kind: str = "", tf_version: str = "",
-                 machine: Iterable[str] = (), parent: QWidget | None = None) -> None:
+                 machine: Iterable[str] = (), parent: QWidget | None = None,
+                 python_version: str = "") -> None:
         super().__init__(parent)
         self.setObjectName("explain_dialog")
         self.workers = workers
@@ -276,6 +296,8 @@ class ExplainDialog(QDialog):
         self._status: Optional[Message] = None
         self._error: Optional[WorkerError] = None
         self._file_message: Optional[Message] = None
+        self._invalid: Optional[QLineEdit] = None
+        """The field an explanation was refused for (the version fields)."""
         self.cards: list[ExplainCard] = []
         self.setSizeGripEnabled(True)
 
@@ -323,6 +345,17 @@ class ExplainDialog(QDialog):
         tf_row = QHBoxLayout()
         tf_row.addWidget(self.tf_edit)
         tf_row.addWidget(self.tf_reason, 1)
+        self.python_label = QLabel(self)
+        self.python_edit = QLineEdit(python_version, self)
+        self.python_edit.setObjectName("explain_python")
+        self.python_label.setBuddy(self.python_edit)
+        self.python_reason = QLabel(self)
+        self.python_reason.setObjectName("explain_python_reason")
+        self.python_reason.setWordWrap(True)
+        self.python_edit.setMaximumWidth(self.tf_edit.maximumWidth())
+        python_row = QHBoxLayout()
+        python_row.addWidget(self.python_edit)
+        python_row.addWidget(self.python_reason, 1)
         self.machine_box = QCheckBox(self)
         self.machine_box.setObjectName("explain_machine")
         self.machine_box.setChecked(bool(self.machine))
@@ -332,6 +365,7 @@ class ExplainDialog(QDialog):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         form.addRow(self.os_label, self.os_box)
         form.addRow(self.tf_label, tf_row)
+        form.addRow(self.python_label, python_row)
         form.addRow(self.machine_box)
 
         self.explain_button = QPushButton(self)
@@ -407,10 +441,12 @@ class ExplainDialog(QDialog):
         self.shortcut.activated.connect(self.explain)
         self.os_box.currentIndexChanged.connect(self._on_os_changed)
         self.tf_edit.textChanged.connect(lambda _text: self._show_tf())
+        self.python_edit.textChanged.connect(lambda _text: self._show_python())
         self.setTabOrder(self.log, self.open_button)
         self.setTabOrder(self.open_button, self.os_box)
         self.setTabOrder(self.os_box, self.tf_edit)
-        self.setTabOrder(self.tf_edit, self.machine_box)
+        self.setTabOrder(self.tf_edit, self.python_edit)
+        self.setTabOrder(self.python_edit, self.machine_box)
         self.setTabOrder(self.machine_box, self.explain_button)
         self.setTabOrder(self.explain_button, self.copy_button)
         self.setTabOrder(self.copy_button, self.answer)
@@ -429,6 +465,11 @@ class ExplainDialog(QDialog):
 
     def tf_choice(self) -> TfChoice:
         return parse_tf(self.tf_edit.text(), self.os_kind())
+
+    def python_version(self) -> Optional[str]:
+        """The Python version given (None: empty or refused, the log decides)."""
+        given = self.python_edit.text().strip()
+        return given if given and python_error(given) is None else None
 
     def machine_facts(self) -> list[str]:
         """The machine's facts passed to the engine (none for a log from another computer)."""
@@ -474,6 +515,13 @@ class ExplainDialog(QDialog):
         colour = "palette(text)" if choice.error is None else "#c62828"
         self.tf_reason.setStyleSheet(f"color: {colour};")
         return choice.error is None
+
+    def _show_python(self) -> bool:
+        error = python_error(self.python_edit.text())
+        self.python_reason.setText(say(error) if error is not None else "")
+        self.python_reason.setVisible(error is not None)
+        self.python_reason.setStyleSheet("color: #c62828;")
+        return error is None
 
     # -- the file ------------------------------------------------------------------------------
     def open_file(self) -> Optional[str]:
@@ -530,12 +578,15 @@ class ExplainDialog(QDialog):
             self._set_state(EMPTY)
             self.log.setFocus()
             return None
-        if not self._show_tf():
-            self._set_state(INVALID)
-            self.tf_edit.setFocus()
-            return None
+        for show, field in ((self._show_tf, self.tf_edit), (self._show_python, self.python_edit)):
+            if not show():
+                self._invalid = field
+                self._set_state(INVALID)
+                field.setFocus()
+                return None
         choice = self.tf_choice()
-        work = explain_work(text, self.os_kind(), choice.version, self.known_facts())
+        work = explain_work(text, self.os_kind(), choice.version, self.known_facts(),
+                            self.python_version())
         self._worker = self.workers.start(work, slots={
             "sig_result": self._on_result,
             "sig_error": self._on_error,
@@ -616,6 +667,8 @@ class ExplainDialog(QDialog):
         if state == EMPTY:
             return msg("explaingui.empty"), None
         if state == INVALID:
+            if self._invalid is self.python_edit:
+                return msg("explaingui.fix_python"), None
             return msg("explaingui.fix_tf"), None
         if state == FAILED:
             reason = self._error.text if self._error is not None else ""
@@ -677,6 +730,10 @@ class ExplainDialog(QDialog):
         self.tf_edit.setPlaceholderText(say(msg("explaingui.tf_placeholder")))
         self.tf_edit.setToolTip(say(msg("explaingui.tf_tip")))
         self.tf_edit.setAccessibleName(say(msg("explaingui.tf_name")))
+        self.python_label.setText(say(msg("explaingui.python_label")))
+        self.python_edit.setPlaceholderText(say(msg("explaingui.python_placeholder")))
+        self.python_edit.setToolTip(say(msg("explaingui.python_tip")))
+        self.python_edit.setAccessibleName(say(msg("explaingui.python_name")))
         self.machine_box.setText(say(msg("explaingui.machine")))
         self.machine_box.setToolTip(say(msg("explaingui.machine_tip")))
         self.explain_button.setText(say(msg("explaingui.explain")))
@@ -689,6 +746,7 @@ class ExplainDialog(QDialog):
         self.answer.setAccessibleName(say(msg("explaingui.answer_name")))
         self.copy_status.setText("")
         self._show_tf()
+        self._show_python()
         self._show_file_status()
         self._show_answer()
 
@@ -706,7 +764,8 @@ def open_for_session(session: Any, workers: WorkerManager,
                      parent: QWidget | None = None) -> ExplainDialog:
     """The dialog for the machine the wizard checked, shown (non-blocking: ``open()``)."""
     os_kind, tf_version, machine = session_defaults(session)
-    dialog = ExplainDialog(workers, os_kind, tf_version, machine, parent)
+    dialog = ExplainDialog(workers, os_kind, tf_version, machine, parent,
+                           python_version=session_python(session))
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     dialog.open()
     return dialog
