@@ -150,6 +150,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import corpus_split  # noqa: E402
 
+from wizard.core.deciding_question import answers_facts, gpu_answer  # noqa: E402
 from wizard.core.explain import (  # noqa: E402
     SIGNATURES_FILE,
     Table,
@@ -207,9 +208,22 @@ def row_python(row: dict) -> str | None:
     return found.group(1) if found else None
 
 
-def row_given(row: dict) -> dict[str, str | None]:
-    """What a user would tell explain beside the log: the versions the thread states."""
-    return {"tf_version": row_tf(row), "python_version": row_python(row)}
+def row_gpu_facts(row: dict) -> list[str]:
+    """The answer the GPU the thread names gives (``--gpu``: an NVIDIA GPU or not), as facts;
+    none when it names none or a name that says neither ("8 GB"). Only the name: what the
+    labeller added in brackets (``RTX 3090 (compute capability 8.6)``) is never passed on."""
+    name = re.sub(r"\(.*?\)", " ", str((row.get("versions") or {}).get("gpu") or "")).strip()
+    try:
+        return answers_facts([gpu_answer(name)]) if name else []
+    except ValueError:
+        return []
+
+
+def row_given(row: dict) -> dict:
+    """What a user would tell explain beside the log: the versions the thread states and the
+    answer its GPU's name gives (``machine``)."""
+    return {"tf_version": row_tf(row), "python_version": row_python(row),
+            "machine": row_gpu_facts(row)}
 
 
 def row_log(row: dict) -> str:
@@ -389,16 +403,18 @@ def answered_codes(row: dict) -> tuple[list[str], int]:
     """The codes explain ranks for a row once its questions are answered
     (:func:`implied_answer`), and how many were asked."""
     text, os_kind, given = row_log(row), row_os(row), row_given(row)
-    findings = explain_log(text, os_kind, similar=similar_without(row), **given)
-    facts: list[str] = []
-    for _ in range(MAX_QUESTIONS):
+    facts: list[str] = given.pop("machine")
+    findings = explain_log(text, os_kind, machine=facts, similar=similar_without(row), **given)
+    asked = 0
+    while asked < MAX_QUESTIONS:
         question = question_for(findings, facts)
         if question is None:
             break
         facts.append(implied_answer(question, row["label"]))
+        asked += 1
         findings = explain_log(text, os_kind, machine=facts, similar=similar_without(row),
                                **given)
-    return [f.code for f in findings], len(facts)
+    return [f.code for f in findings], asked
 
 
 def evaluate_answered(part: str, rows: list[dict]) -> Result:

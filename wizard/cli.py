@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the TensorFlow version that printed the log (e.g. 2.10 or 2.15.1)")
     explain.add_argument("--python", metavar="VERSION",
                          help="the Python version that ran it (e.g. 3.8 or 3.10.12)")
+    explain.add_argument("--gpu", metavar="NAME",
+                         help='the GPU of the computer the log comes from (e.g. "RTX 3060", '
+                              '"Radeon RX 570", none): answers whether it has an NVIDIA GPU')
     explain.add_argument("--answer", metavar="QUESTION=yes|no", action="append", default=[],
                          help="answer a question explain asked to settle the cause (e.g. "
                               "container=no); may be given more than once")
@@ -284,9 +287,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     try:
         answers = [deciding_question.parse_answer(given) for given in args.answer]
+        gpu = getattr(args, "gpu", None)
+        told = deciding_question.gpu_answer(gpu) if gpu is not None else None
     except ValueError as exc:
         print(f"gpu-wizard explain: {exc.args[0].render(language(args))}", file=sys.stderr)
         return EXIT_ERROR
+    if told is not None and all(known.id != told[0].id for known, _value in answers):
+        answers.append(told)  # an explicit --answer nvidia_gpu=... says more than a name
 
     tf_version = getattr(args, "tf", None)
     if tf_version is not None:

@@ -145,6 +145,54 @@ def test_the_cli_asks_and_takes_the_answer(capsys, tmp_path) -> None:
     assert "write it as QUESTION=yes|no" in err
 
 
+@pytest.mark.parametrize(("name", "nvidia"), [
+    ("RTX 3060", True), ("NVIDIA GeForce GTX 1080 Ti", True), ("Tesla T4", True),
+    ("A100 80GB", True), ("H100", True), ("Jetson Nano", True), ("940MX", True),
+    ("Intel UHD 620 + GeForce MX150", True),  # a hybrid laptop has an NVIDIA GPU
+    ("AMD Radeon RX 570", False), ("RX 580", False), ("Intel Iris Xe", False),
+    ("Intel Arc A770", False), ("Apple M1 Pro", False), ("none", False),
+    ("CPU only", False), ("无", False),
+    ("8 GB", None), ("my laptop", None), ("", None),
+])
+def test_a_gpu_name_says_whether_it_is_an_nvidia_gpu(name: str, nvidia) -> None:
+    from wizard.core.knowledge.gpus import is_nvidia_gpu_name
+
+    assert is_nvidia_gpu_name(name) is nvidia
+
+
+def test_the_gpu_given_answers_whether_there_is_an_nvidia_gpu(capsys, tmp_path) -> None:
+    log = tmp_path / "error.log"
+    log.write_text(NO_DRIVER + "\n", encoding="utf-8")
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--json",
+                        "--gpu", "Radeon RX 570")
+    payload = json.loads(out)
+    assert code == 0 and payload["answers"] == {"nvidia_gpu": "no"}
+    assert payload["findings"][0]["code"] == "no_nvidia_gpu" and payload["question"] is None
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--json",
+                        "--gpu", "GeForce RTX 3060")
+    payload = json.loads(out)
+    assert payload["answers"] == {"nvidia_gpu": "yes"}
+    assert payload["findings"][0]["code"] == "no_driver_or_nvidia_smi_missing"
+    # an answer given outright says more than a name
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--json",
+                        "--gpu", "GeForce RTX 3060", "--answer", "nvidia_gpu=no")
+    assert json.loads(out)["answers"] == {"nvidia_gpu": "no"}
+    code, out, _ = _cli(capsys, "explain", str(log), "--os", "linux", "--lang", "zh_CN",
+                        "--gpu", "Intel Iris Xe")
+    assert code == 0 and out.startswith("你的回答：电脑没有 NVIDIA 显卡")
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "“my laptop” does not say whose GPU it is: give its name as its maker writes it"),
+    ("zh_CN", "从“my laptop”看不出是哪家的 GPU"),
+])
+def test_a_gpu_name_that_says_nothing_is_refused(capsys, tmp_path, lang: str, words: str) -> None:
+    log = tmp_path / "error.log"
+    log.write_text(NO_DRIVER + "\n", encoding="utf-8")
+    code, out, err = _cli(capsys, "explain", str(log), "--gpu", "my laptop", "--lang", lang)
+    assert code == 2 and out == "" and words in err
+
+
 @pytest.mark.parametrize(("profile", "answered"), [
     ("linux-container-no-gpu-passthrough", {"in_container", "python_64bit"}),
     ("linux-dual-4090-healthy", {"not_in_container", "python_64bit"}),

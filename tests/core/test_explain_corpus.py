@@ -129,6 +129,18 @@ def test_a_log_reads_the_same_however_it_was_pasted() -> None:
         assert result.top1 >= collected - allowed, (name, result.top1, collected)
 
 
+def test_the_gpu_a_thread_names_is_given_by_its_name_alone() -> None:
+    """``--gpu`` as a user would give it: the name, never the labeller's words in brackets,
+    and nothing for a figure that names no GPU."""
+    facts = explain_accuracy.row_gpu_facts
+    assert facts({"versions": {"gpu": "AMD Radeon RX 570"}}) == ["no_nvidia_gpu"]
+    assert facts({"versions": {"gpu": "none (Mac laptop, CPU)"}}) == ["no_nvidia_gpu"]
+    assert facts({"versions": {"gpu": "RTX 3090 (compute capability 8.6)"}}) == ["nvidia_gpu"]
+    assert facts({"versions": {"gpu": "8 GB"}}) == facts({"versions": {}}) == []
+    assert explain_accuracy.row_given({"versions": {"gpu": "Intel Iris Xe", "python": "3.9"}}) == {
+        "tf_version": None, "python_version": "3.9", "machine": ["no_nvidia_gpu"]}
+
+
 def test_old_samples_top1_does_not_regress() -> None:
     rows = explain_accuracy.load_part("old")
     if not rows:

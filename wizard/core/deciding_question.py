@@ -138,6 +138,22 @@ def parse_answer(text: str) -> tuple[Question, str]:
     return known, value
 
 
+GPU_QUESTION = "nvidia_gpu"
+"""The question a GPU's name answers (``explain --gpu``)."""
+
+
+def gpu_answer(name: str) -> tuple[Question, str]:
+    """The answer a GPU's name gives to "does that computer have an NVIDIA GPU?"
+    (``explain --gpu "Radeon RX 570"`` is ``nvidia_gpu=no``); ValueError with a message when
+    the name says neither."""
+    from wizard.core.knowledge.gpus import is_nvidia_gpu_name
+
+    nvidia = is_nvidia_gpu_name(name)
+    if nvidia is None:
+        raise ValueError(msg("explain.gpu.unknown", given=name.strip()))
+    return question(GPU_QUESTION), YES if nvidia else NO
+
+
 def shown_answers(log_facts: Iterable[str]) -> list[str]:
     """The answers a log gives itself: the facts of the answers one of whose ``shown_by``
     facts the log showed."""

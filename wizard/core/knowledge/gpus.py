@@ -56,3 +56,35 @@ def peak_fp16_tensor_tflops(spec: dict[str, Any]) -> Optional[float]:
         return float(value)
     span = spec.get("fp16_tensor_tflops_fp32acc_dense_range")
     return float(span[1]) if span else None
+
+
+_NVIDIA_BRAND = re.compile(
+    r"\b(?:nvidia|geforce|quadro|tesla|titan|jetson|tegra|xavier|orin|dgx|nvs"
+    r"|gtx|rtx|gts|gt\s?\d{3,4}m?|mx\s?\d{3}|\d{3}mx)\b",
+    re.IGNORECASE)
+"""Words only NVIDIA's products carry: brands and series."""
+_NVIDIA_MODEL = re.compile(r"\b(?:[ahlt]\d{1,3}[a-z]?|[kmpv]\d{2,3}[a-z]?|[ab]\d{3,4}[a-z]?)\b",
+                           re.IGNORECASE)
+"""NVIDIA's data-centre model numbers (T4, A100, H100, L40S, K80, P100, V100, A6000, B200),
+trusted only where no other vendor's word stands beside them (Intel's Arc A770)."""
+_OTHER_GPU_NAME = re.compile(
+    r"\b(?:amd|ati|radeon|vega|navi|firepro|instinct|rx\s?\d{3,4}\w*|intel|iris|uhd|arc"
+    r"|hd\s?graphics|mesa|llvmpipe|apple|m[1-9](?:\s?(?:pro|max|ultra))?|mali|adreno"
+    r"|powervr|matrox|virtualbox|vmware|svga)\b",
+    re.IGNORECASE)
+_NO_GPU = re.compile(r"^(?:none|no(?:\s+nvidia)?(?:\s+gpu)?|cpu(?:\s+only)?|-"
+                     r"|无|没有|无显卡|没有显卡)$", re.IGNORECASE)
+
+
+def is_nvidia_gpu_name(name: str) -> Optional[bool]:
+    """Whether a GPU name a user gives (``explain --gpu``) is an NVIDIA GPU: True ("RTX 3060",
+    "Tesla T4", "Intel UHD 620 + GeForce MX150": a hybrid laptop has one), False ("AMD Radeon
+    RX 570", "Intel Iris Xe", "Apple M1", "none", "无"), None when the name says neither."""
+    text = re.sub(r"\s+", " ", name.strip())
+    if not text:
+        return None
+    if gpu_spec(text) is not None or _NVIDIA_BRAND.search(text):
+        return True
+    if _NO_GPU.match(text) or _OTHER_GPU_NAME.search(text):
+        return False
+    return True if _NVIDIA_MODEL.search(text) else None
