@@ -208,6 +208,23 @@ def row_python(row: dict) -> str | None:
     return found.group(1) if found else None
 
 
+_CUDA_TOLD_LATER = re.compile(r"fix|works|work(?:ed|s)? with|fail|instead|expected|needs?|->|→| vs|"
+                              r";|,| and | or |/", re.IGNORECASE)
+"""Words beside a thread's CUDA that make it something other than the one installed when the
+log was printed (the fix, the one expected, several tried)."""
+
+
+def row_cuda(row: dict) -> str | None:
+    """The CUDA Toolkit the thread says is installed, as ``--cuda`` takes it: a plain version
+    (``10.0``, ``11.1.105``, ``10.2 installed``, brackets aside); None when it states none or
+    says more (``11.3 (installed to fix)``, ``10.2 installed, 10.1 expected``)."""
+    value = str((row.get("versions") or {}).get("cuda") or "")
+    if _CUDA_TOLD_LATER.search(value):
+        return None
+    found = re.match(r"^\s*(\d{1,2}\.\d+(?:\.\d+)*)(?:\s+installed)?\s*(?:\(.*\))?\s*$", value)
+    return found.group(1) if found else None
+
+
 def row_gpu_facts(row: dict) -> list[str]:
     """The answer the GPU the thread names gives (``--gpu``: an NVIDIA GPU or not), as facts;
     none when it names none or a name that says neither ("8 GB"). Only the name: what the
@@ -220,10 +237,10 @@ def row_gpu_facts(row: dict) -> list[str]:
 
 
 def row_given(row: dict) -> dict:
-    """What a user would tell explain beside the log: the versions the thread states and the
-    answer its GPU's name gives (``machine``)."""
+    """What a user would tell explain beside the log: the TensorFlow, Python and CUDA Toolkit
+    versions the thread states and the answer its GPU's name gives (``machine``)."""
     return {"tf_version": row_tf(row), "python_version": row_python(row),
-            "machine": row_gpu_facts(row)}
+            "cuda_version": row_cuda(row), "machine": row_gpu_facts(row)}
 
 
 def row_log(row: dict) -> str:

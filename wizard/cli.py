@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the TensorFlow version that printed the log (e.g. 2.10 or 2.15.1)")
     explain.add_argument("--python", metavar="VERSION",
                          help="the Python version that ran it (e.g. 3.8 or 3.10.12)")
+    explain.add_argument("--cuda", metavar="VERSION",
+                         help="the CUDA Toolkit installed there, as nvcc --version says it "
+                              "(e.g. 11.8)")
     explain.add_argument("--gpu", metavar="NAME",
                          help='the GPU of the computer the log comes from (e.g. "RTX 3060", '
                               '"Radeon RX 570", none): answers whether it has an NVIDIA GPU')
@@ -302,11 +305,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"gpu-wizard explain: {exc}", file=sys.stderr)
             return EXIT_ERROR
-    python = getattr(args, "python", None)
-    if python is not None and explain.python_series(python) is None:
-        from wizard.core.messages import msg, render
-
-        refused = render(msg("explain.python.not_a_version", given=python), language(args))
+    refused = _refused_version(args)
+    if refused is not None:
         print(f"gpu-wizard explain: {refused}", file=sys.stderr)
         return EXIT_ERROR
     try:
@@ -322,6 +322,19 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return _explain_and_ask(args, text, tf_version, answers)
 
 
+def _refused_version(args: argparse.Namespace) -> Optional[str]:
+    """Why ``explain --python`` or ``--cuda`` is refused, in the user's language (None: both
+    are versions, or not given)."""
+    from wizard.core import explain
+    from wizard.core.messages import msg, render
+
+    for option, series in (("python", explain.python_series), ("cuda", explain.cuda_series)):
+        given = getattr(args, option, None)
+        if given is not None and series(given) is None:
+            return render(msg(f"explain.{option}.not_a_version", given=given), language(args))
+    return None
+
+
 def _explain_and_ask(args: argparse.Namespace, text: str, tf_version: Optional[str],
                      answers: list) -> int:
     """Explain ``text`` with the answers given; at a terminal, ask the question that would
@@ -334,7 +347,8 @@ def _explain_and_ask(args: argparse.Namespace, text: str, tf_version: Optional[s
         facts = deciding_question.answers_facts(answers)
         findings = explain.explain_log(text, getattr(args, "os", None), tf_version=tf_version,
                                        machine=facts,
-                                       python_version=getattr(args, "python", None))
+                                       python_version=getattr(args, "python", None),
+                                       cuda_version=getattr(args, "cuda", None))
         question = explain.question_for(findings, facts)
         if args.json:
             payload = {"format": "gpu-wizard/explain@1",

@@ -260,7 +260,10 @@ def test_tf_version_against_the_toolkit_the_log_shows() -> None:
     assert (first.params["tensorflow"], first.params["cuda"], first.params["found"]) == (
         "2.1", "10.1", "10.2")
     assert "CUDA 10.2 is installed, but TensorFlow 2.1 needs CUDA 10.1." in first.message()
-    assert explain_log(log, "windows")[0].code == "cudart_missing"  # no TF version: no verdict
+    # no TF version: the toolkit folder the log shows, another CUDA than the library's, still
+    # says another CUDA is installed (but not which CUDA TensorFlow needs)
+    alone = explain_log(log, "windows")[0]
+    assert alone.code == "cuda_version_mismatch" and "tensorflow" not in alone.params
     same = log.replace("v10.2", "v10.1")
     assert explain_log(same, "windows", tf_version="2.1")[0].code == "cudart_missing"
 
@@ -683,3 +686,76 @@ def test_check_blames_the_driver_it_read_not_a_compat_libcuda(profile: str, code
     driver = next(layer for layer in run_check(ReplayHost.from_file(path)).layers
                   if layer.layer == "driver")
     assert [f.code for f in driver.findings] == [code]
+
+
+CUDART_101 = ("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+              "dynamic library 'libcudart.so.10.1'; dlerror: libcudart.so.10.1: cannot open "
+              "shared object file: No such file or directory")
+
+
+@pytest.mark.parametrize(("given", "series"), [
+    ("11.8", "11.8"), ("11.8.89", "11.8"), ("CUDA 12.4", "12.4"), (" 10.1 ", "10.1"),
+    ("11", None), ("11.x", None), ("eleven", None), ("", None)])
+def test_a_cuda_toolkit_version_given_reads_as_its_series(given: str, series) -> None:
+    assert explain.cuda_series(given) == series
+
+
+def test_the_cuda_toolkit_given_against_the_library_not_found() -> None:
+    """Without the toolkit the log leaves it open; the toolkit given tells: the library's own
+    CUDA installed is a loader path on Linux, another CUDA a program built for another CUDA
+    (with both versions in the note)."""
+    alone = [f.code for f in explain_log(CUDART_101, "linux")]
+    assert {"cuda_version_mismatch", "cuda_not_on_path"} <= set(alone)
+    assert not explain.decisive(explain_log(CUDART_101, "linux"))
+    right = explain_log(CUDART_101, "linux", cuda_version="10.1")
+    assert right[0].code == "cuda_not_on_path"
+    assert "cuda_version_mismatch" not in [f.code for f in right]
+    other = explain_log(CUDART_101, "linux", cuda_version="10.0.130")
+    assert other[0].code == "cuda_version_mismatch"
+    note = messages.render(other[0].params["detail"], "en")
+    assert "libcudart.so.10.1 belongs to CUDA 10.1" in note and "installed is 10.0" in note
+    assert "另一个 CUDA" in messages.render(other[0].params["detail"], "zh_CN")
+    assert all(f.params.get("file", "libcudart.so.10.1") == "libcudart.so.10.1" for f in other)
+
+
+def test_the_cuda_toolkit_given_beats_the_one_the_log_shows() -> None:
+    shown = CUDART_101 + "\nCuda compilation tools, release 10.0, V10.0.130"
+    assert explain_log(shown, "linux")[0].code == "cuda_version_mismatch"
+    assert explain_log(shown, "linux", cuda_version="10.1")[0].code == "cuda_not_on_path"
+
+
+def test_a_release_the_tables_name_by_its_major_fits_its_x_0_toolkit() -> None:
+    """TensorFlow 1.4 was built for CUDA "8" (the tables' word), which CUDA 8.0 is."""
+    line = ("InvalidArgumentError: Cannot assign a device for operation 'save/SaveV2': Could not "
+            "satisfy explicit device specification '/device:GPU:0' because no supported kernel "
+            "for GPU devices is available")
+    assert explain_log(line, "linux", tf_version="1.4", cuda_version="8.0")[0].code == \
+        "op_no_gpu_kernel"
+    assert explain_log(line, "linux", tf_version="1.4", cuda_version="9.0")[0].code == \
+        "cuda_version_mismatch"
+
+
+def test_a_listed_gpu_with_only_harmless_lines_is_no_cuda_mismatch() -> None:
+    """Proof from above: TF 2.6 (built for CUDA 11.2) that lists its GPU on CUDA 11.4 with only
+    NUMA notes printed runs (tensorflow/tensorflow#52144)."""
+    log = ("I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:937] successful NUMA node "
+           "read from SysFS had negative value (-1), but there must be at least one NUMA node, "
+           "so returning NUMA node zero\n"
+           "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]")
+    codes = [f.code for f in explain_log(log, "linux", tf_version="2.6", cuda_version="11.4")]
+    assert codes == ["numa_or_harmless_warning"]
+
+
+def test_cli_cuda_option() -> None:
+    result = run_cli("-", "--os", "linux", "--cuda", "10.1", "--json", stdin=CUDART_101)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["findings"][0]["code"] == "cuda_not_on_path"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is not a CUDA Toolkit version"),
+                                         ("zh_CN", "不是 CUDA Toolkit 版本号")])
+def test_cli_cuda_is_strict(lang: str, words: str) -> None:
+    result = run_cli("-", "--cuda", "11", "--lang", lang, stdin=CUDART_101)
+    assert result.returncode == 2
+    assert result.stderr.startswith("gpu-wizard explain: ") and "“11”" in result.stderr
+    assert words in result.stderr and "Traceback" not in result.stderr

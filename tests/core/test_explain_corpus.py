@@ -138,7 +138,19 @@ def test_the_gpu_a_thread_names_is_given_by_its_name_alone() -> None:
     assert facts({"versions": {"gpu": "RTX 3090 (compute capability 8.6)"}}) == ["nvidia_gpu"]
     assert facts({"versions": {"gpu": "8 GB"}}) == facts({"versions": {}}) == []
     assert explain_accuracy.row_given({"versions": {"gpu": "Intel Iris Xe", "python": "3.9"}}) == {
-        "tf_version": None, "python_version": "3.9", "machine": ["no_nvidia_gpu"]}
+        "tf_version": None, "python_version": "3.9", "cuda_version": None,
+        "machine": ["no_nvidia_gpu"]}
+
+
+@pytest.mark.parametrize(("cuda", "given"), [
+    ("10.0", "10.0"), ("11.1.105 (.run install)", "11.1.105"), ("10.2 installed", "10.2"),
+    ("11.3 (installed to fix)", None), ("10.2 installed, 10.1 expected", None),
+    ("12.1 (works with 11.8)", None), ("9 -> 8", None), ("11.x", None), ("12", None),
+    ("conda cudatoolkit 11.0.221", None)])
+def test_the_cuda_a_thread_names_is_given_only_as_the_one_installed(cuda: str, given) -> None:
+    """``--cuda`` as the user would give it when the log was printed: never the fix, the one
+    expected or several tried."""
+    assert explain_accuracy.row_cuda({"versions": {"cuda": cuda}}) == given
 
 
 def test_old_samples_top1_does_not_regress() -> None:

@@ -765,7 +765,8 @@ def _context_params(facts: dict[str, _Hit], tab: Table) -> dict[str, str]:
 def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[str] = None,
                 machine: Iterable[str] = (), signatures: Optional[Table] = None,
                 similar: Optional[SimilarIndex] = None,
-                python_version: Optional[str] = None) -> list[Finding]:
+                python_version: Optional[str] = None,
+                cuda_version: Optional[str] = None) -> list[Finding]:
     """Findings for an error log, ranked most likely first.
 
     ``os_kind`` is ``windows``, ``linux``, ``wsl2``, ``macos`` or None (then the log's own hints
@@ -776,6 +777,10 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     Python the user names (``explain --python``) or the checked environment runs (``3.8``,
     ``3.8.10``): with the TensorFlow version it tells a Python that release has no build for
     from one it has (then pip found nothing for another reason: a 32-bit Python).
+    ``cuda_version`` is the CUDA Toolkit the user says is installed (``explain --cuda 11.8``):
+    it beats a toolkit the log shows (nvcc's release, a ``CUDA\\v11.8`` folder) and, against
+    the CUDA a library not found was built for, tells another CUDA installed
+    (``cuda_version_mismatch``) from the right one the loader does not find.
     ``machine`` names what ``check`` already knows of the machine (:data:`MACHINE_FACTS`), so
     that a signature can rule a candidate in or out (``"machine:nvidia_gpu"`` in its
     ``requires`` / ``unless``), and the facts the user's answers give
@@ -794,18 +799,27 @@ def explain_log(text: str, os_kind: Optional[str] = None, tf_version: Optional[s
     told = () if "checked" in machine else tuple(m for m in machine if m in answer_facts())
     log_decided = not told or decisive(explain_log(
         text, os_kind, tf_version, [m for m in machine if m not in told], signatures, similar,
-        python_version))
-    return _explained(text, os_kind, (tf_version, python_version), machine,
+        python_version, cuda_version))
+    return _explained(text, os_kind, Given(tf_version, python_version, cuda_version), machine,
                       signatures or table(), similar, log_decided)
 
 
-def _explained(text: str, os_kind: Optional[str], given: tuple[Optional[str], Optional[str]],
+@dataclass(frozen=True)
+class Given:
+    """What the user says beside the log (``explain --tf/--python/--cuda``, the dialog's
+    fields, the checked environment): each None when not said."""
+
+    tf: Optional[str] = None
+    python: Optional[str] = None
+    cuda: Optional[str] = None
+
+
+def _explained(text: str, os_kind: Optional[str], given: Given,
                machine: tuple[str, ...], tab: Table, similar: Optional[SimilarIndex],
                log_decided: bool) -> list[Finding]:
     """:func:`explain_log`'s findings; ``log_decided`` False when the log without the user's
     answers was undecided: an answer that rules a candidate out leaves the others as undecided
-    as the log left them, so that the next question may still settle them. ``given`` is the
-    TensorFlow and the Python version the user named (either None)."""
+    as the log left them, so that the next question may still settle them."""
     text = as_printed(text)
     if os_kind not in _OS_KINDS:
         os_kind = infer_os(text, tab)
@@ -827,6 +841,7 @@ def _explained(text: str, os_kind: Optional[str], given: tuple[Optional[str], Op
     _add_listed_library_facts(facts, hits, line_candidates)
     _add_wheel_python_fact(facts, line_candidates)
     _add_tf_python_fact(facts, line_candidates, os_kind)
+    _add_toolkit_library_fact(facts, line_candidates)
     _add_memory_elsewhere_fact(facts)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
@@ -914,12 +929,15 @@ def _known_hit(name: str, groups: Optional[dict[str, str]] = None) -> _Hit:
     return _Hit(sig, 0, "", dict(groups or {}))
 
 
-def _add_known(facts: dict[str, _Hit], given: tuple[Optional[str], Optional[str]],
-               machine: Iterable[str]) -> None:
-    """The TensorFlow and Python versions given (they replace the version facts a log line
-    gave) and the machine's facts, as facts signatures can require."""
-    tf_version, python_version = given
-    python = python_series(python_version)
+def _add_known(facts: dict[str, _Hit], given: Given, machine: Iterable[str]) -> None:
+    """The TensorFlow, Python and CUDA versions given (they replace the version facts a log
+    line gave) and the machine's facts, as facts signatures can require."""
+    tf_version = given.tf
+    python = python_series(given.python)
+    cuda = cuda_series(given.cuda)
+    if cuda:
+        facts.pop("cuda_path_version", None)
+        facts["cuda_toolkit_release"] = _known_hit("cuda_toolkit_release", {"version": cuda})
     if python:
         facts["python_shown"] = _known_hit("python_shown", {"py": python})
     if tf_version:
@@ -956,7 +974,7 @@ def _add_tf_cuda_fact(facts: dict[str, _Hit], os_kind: Optional[str]) -> None:
     toolkit = facts.get("cuda_toolkit_release") or facts.get("cuda_path_version")
     found = toolkit.groups.get("version") if toolkit else None
     needed = _tf_cuda_needed(facts, os_kind) if found else None
-    if toolkit and found and needed and needed[1].split(".")[:2] != found.split(".")[:2]:
+    if toolkit and found and needed and _cuda_fits(needed[1], found) is False:  # 8 is 8.0
         facts["tf_cuda_mismatch"] = _Hit(toolkit.sig, toolkit.line_no, toolkit.line, {
             "tensorflow": needed[0], "cuda": needed[1], "found": found})
 
@@ -985,6 +1003,31 @@ def python_series(version: Optional[str]) -> Optional[str]:
     found = re.match(r"^\s*(?:python\s*)?([23]\.\d+)(?:\.\d+\S*)?\s*$", version or "",
                      re.IGNORECASE)
     return found.group(1) if found else None
+
+
+def cuda_series(version: Optional[str]) -> Optional[str]:
+    """``11.8`` of a CUDA Toolkit version given as ``11.8``, ``11.8.0`` or ``CUDA 11.8``
+    (``explain --cuda``); None for anything else (``11``, ``11.x``)."""
+    found = re.match(r"^\s*(?:cuda\s*)?(\d{1,2}\.\d)(?:\.\d+)*\s*$", version or "",
+                     re.IGNORECASE)
+    return found.group(1) if found else None
+
+
+def _add_toolkit_library_fact(facts: dict[str, _Hit], candidates: list[_Candidate]) -> None:
+    """A CUDA library not found against the CUDA Toolkit given or shown (nvcc's release, its
+    folder): built for that toolkit's CUDA is ``toolkit_fits_library`` (no other CUDA: the
+    loader does not find the right one), for another CUDA ``toolkit_differs_library``; the
+    answers they give are questions.json's ``shown_by``."""
+    toolkit = facts.get("cuda_toolkit_release") or facts.get("cuda_path_version")
+    have = toolkit.groups.get("version") if toolkit else None
+    for c in candidates:
+        wanted = c.params.get("cuda") if c.code in _CUDA_LIBRARY_CODES else None
+        fits = _cuda_fits(str(wanted), have) if wanted and have else None
+        if fits is not None:
+            name = "toolkit_fits_library" if fits else "toolkit_differs_library"
+            facts[name] = _Hit(toolkit.sig, c.line_no, c.evidence, {
+                "version": have, "wanted": str(wanted), "file": str(c.params.get("file", ""))})
+            return
 
 
 _PYTHON_CODES = ("python_version_unsupported", "python_32bit")
