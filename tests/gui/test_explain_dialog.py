@@ -128,16 +128,17 @@ def test_ctrl_return_explains(qtbot, dialog, monkeypatch):
 def test_the_keyboard_reaches_every_control_in_order(qtbot, dialog):
     dlg = dialog()
     order, widget = [], dlg.log
-    for _ in range(10):
+    for _ in range(12):
         order.append(widget)
         widget = widget.nextInFocusChain()
         while not widget.focusPolicy() & Qt.FocusPolicy.TabFocus or not widget.isVisibleTo(dlg):
             widget = widget.nextInFocusChain()
-    assert order[:9] == [dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.python_edit,
-                         dlg.machine_box, dlg.explain_button, dlg.copy_button, dlg.answer]
+    assert order[:11] == [dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.python_edit,
+                          dlg.cuda_edit, dlg.gpu_edit, dlg.machine_box, dlg.explain_button,
+                          dlg.copy_button, dlg.answer]
     assert dlg.log.tabChangesFocus()
     for widget in (dlg.log, dlg.open_button, dlg.os_box, dlg.tf_edit, dlg.python_edit,
-                   dlg.explain_button, dlg.copy_button):
+                   dlg.cuda_edit, dlg.gpu_edit, dlg.explain_button, dlg.copy_button):
         assert widget.accessibleName(), widget.objectName()
 
 
@@ -216,6 +217,62 @@ def test_an_invalid_python_version_shows_why_beside_the_field(qtbot, dialog):
     dlg.python_edit.setText("")
     assert not dlg.python_reason.isVisibleTo(dlg)
     assert _explain(qtbot, dlg)[0].finding.code == "python_version_unsupported"
+
+
+CUDART_101_LOG = ("ImportError: libcudart.so.10.1: cannot open shared object file: No such file "
+                  "or directory")
+
+
+def test_the_cuda_toolkit_given_reaches_the_engine(qtbot, dialog):
+    """The toolkit installed against the library's CUDA: the same CUDA is a loader path on
+    Linux, another CUDA a program built for another."""
+    dlg = dialog(os_kind="linux", tf="", machine=())
+    assert dlg.cuda_label.buddy() is dlg.cuda_edit and dlg.cuda_edit.accessibleName()
+    dlg.cuda_edit.setText("10.1")
+    assert _explain(qtbot, dlg, CUDART_101_LOG)[0].finding.code == "cuda_not_on_path"
+    dlg.cuda_edit.setText("10.0.130")
+    first = _explain(qtbot, dlg)[0]
+    assert first.finding.code == "cuda_version_mismatch"
+    assert "installed is 10.0" in messages.render(first.finding.params["detail"], "en")
+
+
+def test_the_gpu_named_answers_the_nvidia_question_and_beats_the_check(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=("checked", "nvidia_gpu", "driver_loaded"))
+    assert dlg.gpu_label.buddy() is dlg.gpu_edit and dlg.gpu_edit.accessibleName()
+    assert "no_nvidia_gpu" not in [c.finding.code for c in _explain(qtbot, dlg, NO_DRIVER_LOG)]
+    dlg.gpu_edit.setText("AMD Radeon RX 570")
+    assert dlg.known_facts() == ["driver_loaded", "no_nvidia_gpu"]
+    assert _explain(qtbot, dlg)[0].finding.code == "no_nvidia_gpu"
+    assert not dlg.question.isVisibleTo(dlg)  # the name answered the question it would ask
+    dlg.gpu_edit.setText("GeForce RTX 3060")
+    assert _explain(qtbot, dlg)[0].finding.code == "no_driver_or_nvidia_smi_missing"
+
+
+@pytest.mark.parametrize(("field", "given", "fix"), [
+    ("cuda", "11", "explaingui.fix_cuda"), ("gpu", "my laptop", "explaingui.fix_gpu")])
+def test_a_refused_cuda_or_gpu_shows_why_beside_the_field(qtbot, qapp, dialog, field, given,
+                                                          fix):
+    dlg = dialog()
+    dlg.log.setPlainText(CUDART_101_LOG)
+    edit, reason = getattr(dlg, f"{field}_edit"), getattr(dlg, f"{field}_reason")
+    edit.setText(given)
+    assert reason.isVisibleTo(dlg) and f"“{given}”" in reason.text()
+    assert dlg.explain() is None
+    assert dlg.state == INVALID and not dlg.cards and dlg.focusWidget() is edit
+    assert dlg.status.text() == messages.render(messages.msg(fix))
+    try:
+        assert i18n.install_language(qapp, "zh_CN")
+        qapp.processEvents()
+        refused = "不是 CUDA Toolkit 版本号" if field == "cuda" else "看不出是哪家的 GPU"
+        assert f"“{given}”" in reason.text() and refused in reason.text()
+        assert dlg.gpu_label.text() == "显卡(&G)："
+        assert dlg.cuda_label.text() == "CUDA Toolkit(&U)："
+    finally:
+        i18n.install_language(qapp, "en")
+    qapp.processEvents()
+    edit.setText("")
+    assert not reason.isVisibleTo(dlg)
+    assert _explain(qtbot, dlg)[0].finding.code
 
 
 def test_macos_is_a_choice_and_changes_the_answer(qtbot, dialog):

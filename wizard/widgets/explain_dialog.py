@@ -130,15 +130,36 @@ def python_error(text: str) -> Optional[Message]:
     return msg("explain.python.not_a_version", given=given)
 
 
+def cuda_error(text: str) -> Optional[Message]:
+    """Why the CUDA Toolkit field is refused (None: empty, or a version such as 11.8), as
+    ``explain --cuda`` refuses it."""
+    given = text.strip()
+    if not given or explain.cuda_series(given):
+        return None
+    return msg("explain.cuda.not_a_version", given=given)
+
+
+def gpu_error(text: str) -> Optional[Message]:
+    """Why the GPU field is refused (None: empty, or a name that says whose GPU it is), as
+    ``explain --gpu`` refuses it."""
+    try:
+        if text.strip():
+            deciding_question.gpu_answer(text)
+    except ValueError as exc:
+        return exc.args[0]
+    return None
+
+
 def explain_work(text: str, os_kind: Optional[str], tf_version: Optional[str],
-                 machine: Iterable[str],
-                 python_version: Optional[str] = None) -> Callable[..., list[Finding]]:
+                 machine: Iterable[str], python_version: Optional[str] = None,
+                 cuda_version: Optional[str] = None) -> Callable[..., list[Finding]]:
     """The worker's job: the engine over the log, with what the user said."""
     facts = [name for name in machine if name != "checked"]
 
     def work(progress: Callable, cancelled: Callable) -> list[Finding]:
         return explain.explain_log(text, os_kind or None, tf_version=tf_version, machine=facts,
-                                   python_version=python_version or None)
+                                   python_version=python_version or None,
+                                   cuda_version=cuda_version or None)
 
     return work
 
@@ -356,6 +377,10 @@ class ExplainDialog(QDialog):
         python_row = QHBoxLayout()
         python_row.addWidget(self.python_edit)
         python_row.addWidget(self.python_reason, 1)
+        self.cuda_label, self.cuda_edit, self.cuda_reason, cuda_row = self._given_field(
+            "explain_cuda")
+        self.gpu_label, self.gpu_edit, self.gpu_reason, gpu_row = self._given_field(
+            "explain_gpu", width=2)
         self.machine_box = QCheckBox(self)
         self.machine_box.setObjectName("explain_machine")
         self.machine_box.setChecked(bool(self.machine))
@@ -366,6 +391,8 @@ class ExplainDialog(QDialog):
         form.addRow(self.os_label, self.os_box)
         form.addRow(self.tf_label, tf_row)
         form.addRow(self.python_label, python_row)
+        form.addRow(self.cuda_label, cuda_row)
+        form.addRow(self.gpu_label, gpu_row)
         form.addRow(self.machine_box)
 
         self.explain_button = QPushButton(self)
@@ -442,11 +469,15 @@ class ExplainDialog(QDialog):
         self.os_box.currentIndexChanged.connect(self._on_os_changed)
         self.tf_edit.textChanged.connect(lambda _text: self._show_tf())
         self.python_edit.textChanged.connect(lambda _text: self._show_python())
+        self.cuda_edit.textChanged.connect(lambda _text: self._show_cuda())
+        self.gpu_edit.textChanged.connect(lambda _text: self._show_gpu())
         self.setTabOrder(self.log, self.open_button)
         self.setTabOrder(self.open_button, self.os_box)
         self.setTabOrder(self.os_box, self.tf_edit)
         self.setTabOrder(self.tf_edit, self.python_edit)
-        self.setTabOrder(self.python_edit, self.machine_box)
+        self.setTabOrder(self.python_edit, self.cuda_edit)
+        self.setTabOrder(self.cuda_edit, self.gpu_edit)
+        self.setTabOrder(self.gpu_edit, self.machine_box)
         self.setTabOrder(self.machine_box, self.explain_button)
         self.setTabOrder(self.explain_button, self.copy_button)
         self.setTabOrder(self.copy_button, self.answer)
@@ -454,6 +485,22 @@ class ExplainDialog(QDialog):
         self._fit_to_screen()
         self.retranslate_ui()
         self.log.setFocus()
+
+    def _given_field(self, name: str, width: int = 1) -> tuple[QLabel, QLineEdit, QLabel,
+                                                               QHBoxLayout]:
+        """A label, a line edit (``width`` times the TensorFlow field's) and the red line
+        saying why what it holds is refused, in a row."""
+        label, edit, reason = QLabel(self), QLineEdit(self), QLabel(self)
+        edit.setObjectName(name)
+        reason.setObjectName(f"{name}_reason")
+        reason.setWordWrap(True)
+        reason.setStyleSheet("color: #c62828;")
+        label.setBuddy(edit)
+        edit.setMaximumWidth(self.tf_edit.maximumWidth() * width)
+        row = QHBoxLayout()
+        row.addWidget(edit)
+        row.addWidget(reason, 1)
+        return label, edit, reason, row
 
     # -- choices -----------------------------------------------------------------------------
     def os_kind(self) -> str:
@@ -471,13 +518,33 @@ class ExplainDialog(QDialog):
         given = self.python_edit.text().strip()
         return given if given and python_error(given) is None else None
 
+    def cuda_version(self) -> Optional[str]:
+        """The CUDA Toolkit version given (None: empty or refused, the log decides)."""
+        given = self.cuda_edit.text().strip()
+        return given if given and cuda_error(given) is None else None
+
+    def gpu_answers(self) -> list[tuple[Question, str]]:
+        """The answer the GPU named gives (whether it is an NVIDIA GPU; none: empty or
+        refused), unless the user answered that question outright."""
+        given = self.gpu_edit.text().strip()
+        if not given or gpu_error(given) is not None:
+            return []
+        told = deciding_question.gpu_answer(given)
+        return [] if any(known.id == told[0].id for known, _ in self.answers) else [told]
+
     def machine_facts(self) -> list[str]:
         """The machine's facts passed to the engine (none for a log from another computer)."""
         return list(self.machine) if self.machine_box.isChecked() else []
 
     def known_facts(self) -> list[str]:
-        """The machine's facts and the user's answers: what the engine is told."""
-        return self.machine_facts() + deciding_question.answers_facts(self.answers)
+        """The machine's facts and the user's answers (the GPU named one of them, which beats
+        what the check saw of this computer's GPU): what the engine is told."""
+        named = deciding_question.answers_facts(self.gpu_answers())
+        machine = self.machine_facts()
+        if named:
+            machine = [f for f in machine if f not in deciding_question.question(
+                deciding_question.GPU_QUESTION).facts()]
+        return machine + named + deciding_question.answers_facts(self.answers)
 
     def answer_question(self, value: str) -> None:
         """The user answered the question shown: explain again with it."""
@@ -521,6 +588,18 @@ class ExplainDialog(QDialog):
         self.python_reason.setText(say(error) if error is not None else "")
         self.python_reason.setVisible(error is not None)
         self.python_reason.setStyleSheet("color: #c62828;")
+        return error is None
+
+    def _show_cuda(self) -> bool:
+        return self._show_refusal(self.cuda_reason, cuda_error(self.cuda_edit.text()))
+
+    def _show_gpu(self) -> bool:
+        return self._show_refusal(self.gpu_reason, gpu_error(self.gpu_edit.text()))
+
+    @staticmethod
+    def _show_refusal(reason: QLabel, error: Optional[Message]) -> bool:
+        reason.setText(say(error) if error is not None else "")
+        reason.setVisible(error is not None)
         return error is None
 
     # -- the file ------------------------------------------------------------------------------
@@ -578,7 +657,8 @@ class ExplainDialog(QDialog):
             self._set_state(EMPTY)
             self.log.setFocus()
             return None
-        for show, field in ((self._show_tf, self.tf_edit), (self._show_python, self.python_edit)):
+        for show, field in ((self._show_tf, self.tf_edit), (self._show_python, self.python_edit),
+                            (self._show_cuda, self.cuda_edit), (self._show_gpu, self.gpu_edit)):
             if not show():
                 self._invalid = field
                 self._set_state(INVALID)
@@ -586,7 +666,7 @@ class ExplainDialog(QDialog):
                 return None
         choice = self.tf_choice()
         work = explain_work(text, self.os_kind(), choice.version, self.known_facts(),
-                            self.python_version())
+                            self.python_version(), self.cuda_version())
         self._worker = self.workers.start(work, slots={
             "sig_result": self._on_result,
             "sig_error": self._on_error,
@@ -667,8 +747,9 @@ class ExplainDialog(QDialog):
         if state == EMPTY:
             return msg("explaingui.empty"), None
         if state == INVALID:
-            if self._invalid is self.python_edit:
-                return msg("explaingui.fix_python"), None
+            fixes = {self.python_edit: "python", self.cuda_edit: "cuda", self.gpu_edit: "gpu"}
+            if self._invalid in fixes:
+                return msg(f"explaingui.fix_{fixes[self._invalid]}"), None
             return msg("explaingui.fix_tf"), None
         if state == FAILED:
             reason = self._error.text if self._error is not None else ""
@@ -734,6 +815,12 @@ class ExplainDialog(QDialog):
         self.python_edit.setPlaceholderText(say(msg("explaingui.python_placeholder")))
         self.python_edit.setToolTip(say(msg("explaingui.python_tip")))
         self.python_edit.setAccessibleName(say(msg("explaingui.python_name")))
+        for field, label, edit in (("cuda", self.cuda_label, self.cuda_edit),
+                                   ("gpu", self.gpu_label, self.gpu_edit)):
+            label.setText(say(msg(f"explaingui.{field}_label")))
+            edit.setPlaceholderText(say(msg(f"explaingui.{field}_placeholder")))
+            edit.setToolTip(say(msg(f"explaingui.{field}_tip")))
+            edit.setAccessibleName(say(msg(f"explaingui.{field}_name")))
         self.machine_box.setText(say(msg("explaingui.machine")))
         self.machine_box.setToolTip(say(msg("explaingui.machine_tip")))
         self.explain_button.setText(say(msg("explaingui.explain")))
@@ -747,6 +834,8 @@ class ExplainDialog(QDialog):
         self.copy_status.setText("")
         self._show_tf()
         self._show_python()
+        self._show_cuda()
+        self._show_gpu()
         self._show_file_status()
         self._show_answer()
 
