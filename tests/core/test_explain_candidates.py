@@ -759,3 +759,16 @@ def test_cli_cuda_is_strict(lang: str, words: str) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("gpu-wizard explain: ") and "“11”" in result.stderr
     assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_tensorrt_failing_for_a_missing_dependency_names_the_dependency() -> None:
+    """TensorRT's loader names the dependency it lacks after "due to": that one is missing, and
+    the log is not one of TensorRT's harmless notes (DDTRobot/tita_rl#2)."""
+    line = ("Uncaught exception detected: Unable to open library: libnvinfer_plugin.so.8 due to "
+            "libcudnn.so.8")
+    findings = explain_log(line, "linux")
+    assert findings[0].code == "cudnn_missing" and findings[0].params["file"] == "libcudnn.so.8"
+    assert "numa_or_harmless_warning" not in [f.code for f in findings]
+    harmless = explain_log("Could not load dynamic library 'libnvinfer.so.7'; dlerror: "
+                           "libnvinfer.so.7: cannot open shared object file", "linux")
+    assert [f.code for f in harmless] == ["numa_or_harmless_warning"]
