@@ -326,12 +326,12 @@ def _refused_version(args: argparse.Namespace) -> Optional[str]:
     """Why ``explain --python`` or ``--cuda`` is refused, in the user's language (None: both
     are versions, or not given)."""
     from wizard.core import explain
-    from wizard.core.messages import msg, render
 
-    for option, series in (("python", explain.python_series), ("cuda", explain.cuda_series)):
+    for option in ("python", "cuda"):
         given = getattr(args, option, None)
-        if given is not None and series(given) is None:
-            return render(msg(f"explain.{option}.not_a_version", given=given), language(args))
+        refusal = explain.version_refusal(option, given) if given is not None else None
+        if refusal is not None:
+            return refusal.render(language(args))
     return None
 
 

@@ -275,6 +275,23 @@ def test_a_refused_cuda_or_gpu_shows_why_beside_the_field(qtbot, qapp, dialog, f
     assert _explain(qtbot, dlg)[0].finding.code
 
 
+def test_a_refusal_wrapped_over_lines_is_never_clipped(qtbot, qapp, dialog):
+    """QSplitter sizes the upper pane from its minimum size: a long refusal beside a field
+    (Chinese, a narrow dialog) wraps over lines the pane then makes room for."""
+    dlg = dialog()
+    dlg.resize(720, 700)
+    try:
+        assert i18n.install_language(qapp, "zh_CN")
+        dlg.cuda_edit.setText("11")
+        dlg.gpu_edit.setText("my laptop")
+        qtbot.waitUntil(lambda: dlg.gpu_reason.isVisible() and dlg.cuda_reason.isVisible())
+        qtbot.waitUntil(lambda: dlg.reasons_short_of_room() == 0, timeout=5000)
+        assert dlg.gpu_reason.height() > 2 * dlg.gpu_reason.fontMetrics().height()
+        assert dlg.splitter.sizes()[1] >= sum(dlg.splitter.sizes()) // 3
+    finally:
+        i18n.install_language(qapp, "en")
+
+
 def test_macos_is_a_choice_and_changes_the_answer(qtbot, dialog):
     dlg = dialog(os_kind="linux", tf="", machine=())
     assert _explain(qtbot, dlg, CUINIT_LOG)[0].finding.code == "no_driver_or_nvidia_smi_missing"

@@ -1013,6 +1013,16 @@ def cuda_series(version: Optional[str]) -> Optional[str]:
     return found.group(1) if found else None
 
 
+def version_refusal(option: str, given: Optional[str]) -> Optional[Message]:
+    """Why the version given for ``explain --python`` or ``--cuda`` (the dialog's fields
+    likewise) is refused, naming it; None when empty or a version of that form."""
+    series = {"python": python_series, "cuda": cuda_series}[option]
+    text = (given or "").strip()
+    if not text or series(text):
+        return None
+    return msg(f"explain.{option}.not_a_version", given=text)
+
+
 def _add_toolkit_library_fact(facts: dict[str, _Hit], candidates: list[_Candidate]) -> None:
     """A CUDA library not found against the CUDA Toolkit given or shown (nvcc's release, its
     folder): built for that toolkit's CUDA is ``toolkit_fits_library`` (no other CUDA: the

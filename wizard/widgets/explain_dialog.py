@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -124,19 +124,13 @@ def _tf_reason(given: str, tables: str, knowledge: Any, tf_releases: Callable) -
 def python_error(text: str) -> Optional[Message]:
     """Why the Python field is refused (None: empty, or a version such as 3.10 or 3.10.12), as
     ``explain --python`` refuses it."""
-    given = text.strip()
-    if not given or explain.python_series(given):
-        return None
-    return msg("explain.python.not_a_version", given=given)
+    return explain.version_refusal("python", text)
 
 
 def cuda_error(text: str) -> Optional[Message]:
     """Why the CUDA Toolkit field is refused (None: empty, or a version such as 11.8), as
     ``explain --cuda`` refuses it."""
-    given = text.strip()
-    if not given or explain.cuda_series(given):
-        return None
-    return msg("explain.cuda.not_a_version", given=given)
+    return explain.version_refusal("cuda", text)
 
 
 def gpu_error(text: str) -> Optional[Message]:
@@ -355,32 +349,14 @@ class ExplainDialog(QDialog):
             self.os_box.addItem("", value)
         self.os_box.setCurrentIndex(self.os_box.findData(self.machine_os))
         self.os_label.setBuddy(self.os_box)
-        self.tf_label = QLabel(self)
-        self.tf_edit = QLineEdit(tf_version, self)
-        self.tf_edit.setObjectName("explain_tf")
-        self.tf_label.setBuddy(self.tf_edit)
-        self.tf_reason = QLabel(self)
-        self.tf_reason.setObjectName("explain_tf_reason")
-        self.tf_reason.setWordWrap(True)
-        self.tf_edit.setMaximumWidth(self.fontMetrics().averageCharWidth() * 24)
-        tf_row = QHBoxLayout()
-        tf_row.addWidget(self.tf_edit)
-        tf_row.addWidget(self.tf_reason, 1)
-        self.python_label = QLabel(self)
-        self.python_edit = QLineEdit(python_version, self)
-        self.python_edit.setObjectName("explain_python")
-        self.python_label.setBuddy(self.python_edit)
-        self.python_reason = QLabel(self)
-        self.python_reason.setObjectName("explain_python_reason")
-        self.python_reason.setWordWrap(True)
-        self.python_edit.setMaximumWidth(self.tf_edit.maximumWidth())
-        python_row = QHBoxLayout()
-        python_row.addWidget(self.python_edit)
-        python_row.addWidget(self.python_reason, 1)
+        self.tf_label, self.tf_edit, self.tf_reason, tf_row = self._given_field(
+            "explain_tf", tf_version)
+        self.python_label, self.python_edit, self.python_reason, python_row = self._given_field(
+            "explain_python", python_version)
         self.cuda_label, self.cuda_edit, self.cuda_reason, cuda_row = self._given_field(
             "explain_cuda")
         self.gpu_label, self.gpu_edit, self.gpu_reason, gpu_row = self._given_field(
-            "explain_gpu", width=2)
+            "explain_gpu", columns=36)
         self.machine_box = QCheckBox(self)
         self.machine_box.setObjectName("explain_machine")
         self.machine_box.setChecked(bool(self.machine))
@@ -486,17 +462,18 @@ class ExplainDialog(QDialog):
         self.retranslate_ui()
         self.log.setFocus()
 
-    def _given_field(self, name: str, width: int = 1) -> tuple[QLabel, QLineEdit, QLabel,
-                                                               QHBoxLayout]:
-        """A label, a line edit (``width`` times the TensorFlow field's) and the red line
-        saying why what it holds is refused, in a row."""
-        label, edit, reason = QLabel(self), QLineEdit(self), QLabel(self)
+    def _given_field(self, name: str, text: str = "",
+                     columns: int = 24) -> tuple[QLabel, QLineEdit, QLabel, QHBoxLayout]:
+        """A label, a line edit about ``columns`` characters wide holding ``text``, and the line
+        beside it saying why what it holds is refused, in a row."""
+        label, edit, reason = QLabel(self), QLineEdit(text, self), QLabel(self)
         edit.setObjectName(name)
         reason.setObjectName(f"{name}_reason")
         reason.setWordWrap(True)
         reason.setStyleSheet("color: #c62828;")
         label.setBuddy(edit)
-        edit.setMaximumWidth(self.tf_edit.maximumWidth() * width)
+        # fixed: a refusal shown beside it never squeezes it
+        edit.setFixedWidth(self.fontMetrics().averageCharWidth() * columns)
         row = QHBoxLayout()
         row.addWidget(edit)
         row.addWidget(reason, 1)
@@ -581,14 +558,11 @@ class ExplainDialog(QDialog):
         self.tf_reason.setVisible(shown is not None)
         colour = "palette(text)" if choice.error is None else "#c62828"
         self.tf_reason.setStyleSheet(f"color: {colour};")
+        self._make_room_later()
         return choice.error is None
 
     def _show_python(self) -> bool:
-        error = python_error(self.python_edit.text())
-        self.python_reason.setText(say(error) if error is not None else "")
-        self.python_reason.setVisible(error is not None)
-        self.python_reason.setStyleSheet("color: #c62828;")
-        return error is None
+        return self._show_refusal(self.python_reason, python_error(self.python_edit.text()))
 
     def _show_cuda(self) -> bool:
         return self._show_refusal(self.cuda_reason, cuda_error(self.cuda_edit.text()))
@@ -596,11 +570,36 @@ class ExplainDialog(QDialog):
     def _show_gpu(self) -> bool:
         return self._show_refusal(self.gpu_reason, gpu_error(self.gpu_edit.text()))
 
-    @staticmethod
-    def _show_refusal(reason: QLabel, error: Optional[Message]) -> bool:
+    def _show_refusal(self, reason: QLabel, error: Optional[Message]) -> bool:
         reason.setText(say(error) if error is not None else "")
         reason.setVisible(error is not None)
+        self._make_room_later()
         return error is None
+
+    def _make_room_later(self) -> None:
+        """Once the layout has placed a new text: :meth:`make_room_for_reasons`."""
+        QTimer.singleShot(0, self, self.make_room_for_reasons)
+
+    def reasons_short_of_room(self) -> int:
+        """How many pixels the lines beside the fields lack: QSplitter sizes its panes from
+        their minimum sizes, which leave a refusal wrapped over several lines clipped."""
+        labels = (self.tf_reason, self.python_reason, self.cuda_reason, self.gpu_reason)
+        return sum(max(0, label.heightForWidth(label.width()) - label.height())
+                   for label in labels if label.isVisible() and label.width() > 0)
+
+    def make_room_for_reasons(self) -> None:
+        """Grow the upper pane by what the lines beside the fields lack (the answer pane
+        keeps at least a third of the height)."""
+        short = self.reasons_short_of_room()
+        top, answer = self.splitter.sizes()
+        grow = min(short, max(0, answer - (top + answer) // 3))
+        if grow > 0:  # then again, once the rows have settled at their new height
+            self.splitter.setSizes([top + grow, answer - grow])
+            self._make_room_later()
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt override
+        super().resizeEvent(event)
+        self._make_room_later()
 
     # -- the file ------------------------------------------------------------------------------
     def open_file(self) -> Optional[str]:
