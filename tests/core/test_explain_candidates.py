@@ -540,6 +540,8 @@ KERNEL_FAULTS = {
     "NVRM: Xid (PCI:0000:01:00): 13, pid=4242, Graphics Exception": True,
     "RuntimeError: CUDA error: device-side assert triggered": False,
     "RuntimeError: CUDA error: the launch timed out and was terminated": False,
+    "CUDA failure: too many resources requested for launch in file yoloPlugins.cpp at line 149":
+        False,
 }
 
 
@@ -768,3 +770,66 @@ def test_tensorrt_failing_for_a_missing_dependency_names_the_dependency() -> Non
     harmless = explain_log("Could not load dynamic library 'libnvinfer.so.7'; dlerror: "
                            "libnvinfer.so.7: cannot open shared object file", "linux")
     assert [f.code for f in harmless] == ["numa_or_harmless_warning"]
+
+
+@pytest.mark.parametrize(("os_kind", "first"), [
+    ("linux", "nvidia_uvm_not_loaded"), ("windows", "gpu_without_driver")])
+def test_the_runtimes_unknown_error_reads_by_os(os_kind: str, first: str) -> None:
+    """CUDA's error 999 at start is most often nvidia_uvm on Linux; Windows has no such module,
+    so there it is the driver the GPU has (broken, or refused by Windows), in the common CHECK
+    macro's words as in the runtime's."""
+    for line in ("cudaGetDevice(&the_device_id) in file gpu_data.cpp:201. code: 999, reason: "
+                 "unknown error", "CUDA error 999: unknown error"):
+        codes = [f.code for f in explain_log(line, os_kind)]
+        assert codes[0] == first, (line, codes)
+        assert "nvidia_uvm_not_loaded" not in codes or os_kind == "linux"
+    assert [f.code for f in explain_log("code: 999, reason: unknown error", "windows")][:2] == [
+        "gpu_without_driver", "no_driver_or_nvidia_smi_missing"]
+
+
+def test_an_app_finding_no_nvidia_gpu_is_pytorch_seeing_none() -> None:
+    """"No NVIDIA GPU found?" (Unsloth raises it when torch.cuda.is_available() is False): on a
+    computer with an NVIDIA GPU, a CPU-only torch; never TensorFlow's native-Windows limit. The
+    kernel module's NVRM line of the same words is a machine without an NVIDIA GPU."""
+    line = ("NotImplementedError: Unsloth: No NVIDIA GPU found? Unsloth currently only supports "
+            "GPUs!")
+    findings = explain_log(line, "windows", machine=["nvidia_gpu"])
+    assert findings[0].code == "gpu_not_listed_cpu_only_package"
+    assert "windows_native_tf_2_11_plus" not in [f.code for f in findings]
+    assert "pytorch.org" in str(findings[0].fix)
+    nvrm = explain_log("NVRM: No NVIDIA GPU found.", "linux")
+    assert nvrm[0].code == "no_nvidia_gpu"
+
+
+def test_triton_servers_start_up_is_inside_a_container() -> None:
+    """Triton Inference Server, which NVIDIA ships as a container image: its DCGM line beside
+    an insufficient driver points at a container started without the GPU first."""
+    log = ("Error: Failed to initialize NVML\n"
+           "W0303 09:57:36.731008 125 metrics.cc:221] DCGM unable to start: DCGM initialization "
+           "error\n"
+           "W0303 09:57:36.731207 125 pinned_memory_manager.cc:236] Unable to allocate pinned "
+           "system memory, pinned memory pool will not be available: CUDA driver version is "
+           "insufficient for CUDA runtime version\n")
+    assert explain_log(log, "linux")[0].code == "container_no_gpu_passthrough"
+    alone = log.splitlines()[-1]
+    assert explain_log(alone, "linux")[0].code == "driver_too_old"
+
+
+PADDLE_NO_DEVICE = ("InvalidArgumentError: Device id must be less than GPU count, but received id "
+                    "is: 0. GPU count is: 0.\n")
+
+
+def test_paddle_counting_no_gpu_is_cuda_seeing_no_device() -> None:
+    """Paddle's GPU build asks cudaGetDeviceCount and finds none: the causes of
+    CUDA_ERROR_NO_DEVICE, and inside a container (Docker's default host name in the shell
+    prompt) the container."""
+    alone = [f.code for f in explain_log(PADDLE_NO_DEVICE, "linux")]
+    no_device = [f.code for f in explain_log(
+        "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected", "linux")]
+    assert alone and alone == no_device
+    prompt = "root@f14d48a29224:/app# python infer.py\n"
+    assert explain_log(prompt + PADDLE_NO_DEVICE, "linux")[0].code == "container_no_gpu_passthrough"
+    assert [f.code for f in explain_log(PADDLE_NO_DEVICE, "wsl2")][0] == "wsl_gpu_missing"
+    # a GPU counted is no device missing
+    assert "cuda_visible_devices_misconfigured" not in [f.code for f in explain_log(
+        PADDLE_NO_DEVICE.replace("count is: 0", "count is: 1"), "linux")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from wizard.core.explain import ELSEWHERE_SHARE, explain_log
+from wizard.core.explain import DNN_FREE_ENOUGH_GIB, ELSEWHERE_SHARE, explain_log, finding_notes
 
 # PyTorch's three wordings (c10/cuda/CUDACachingAllocator.cpp): "reserved in total" (1.x-2.0),
 # "cached" (before 1.4), "this process has ... memory in use" (2.1+)
@@ -72,3 +72,32 @@ def test_the_threshold_is_the_share_between_the_two_kinds() -> None:
            "by PyTorch)")
     assert ELSEWHERE_SHARE > 3.5 / 8
     assert explain_log(log, "linux")[0].code == "gpu_model_oom"
+
+
+def xla_cudnn_handle_failure(free: int, total: int) -> str:
+    """XLA's cuda_dnn.cc (TensorFlow and JAX): the handle failure, then the memory figures."""
+    return ("E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Could not create cudnn "
+            "handle: CUDNN_STATUS_INTERNAL_ERROR\n"
+            "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:443] Memory usage: "
+            f"{free} bytes free, {total} bytes total.\n")
+
+
+def test_a_cudnn_handle_failure_with_memory_free_is_the_cudnn_not_the_memory() -> None:
+    """2.6 GB of 12.5 GB free (jax-ml/jax#22626: cuDNN 9 under a jaxlib built for 8): a handle
+    needs far less, so the cuDNN loaded is the suspect, then a cuDNN missing, then memory."""
+    findings = explain_log(xla_cudnn_handle_failure(2624061440, 12524191744), "linux")
+    codes = [f.code for f in findings]
+    assert codes[:3] == ["cudnn_version_mismatch", "cudnn_missing", "cudnn_handle_oom"], codes
+    for lang in ("en", "zh_CN"):
+        notes = " ".join(note.render(lang) for note in finding_notes(findings[0], lang))
+        assert "2.44 GiB" in notes and "11.66 GiB" in notes, notes
+        assert ("显存" in notes) == (lang == "zh_CN")
+    assert "ldconfig -p | grep libcudnn" in str(findings[0].fix)
+
+
+def test_a_cudnn_handle_failure_with_the_memory_gone_stays_memory_taken() -> None:
+    just_under = int(DNN_FREE_ENOUGH_GIB * 2**30) - 1
+    for free in (104857600, just_under):  # 100 MiB, just under the threshold
+        codes = [f.code for f in explain_log(xla_cudnn_handle_failure(free, 8 * 2**30), "linux")]
+        assert codes[0] == "cudnn_handle_oom", (free, codes)
+        assert "cudnn_version_mismatch" not in codes

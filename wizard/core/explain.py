@@ -843,6 +843,7 @@ def _explained(text: str, os_kind: Optional[str], given: Given,
     _add_tf_python_fact(facts, line_candidates, os_kind)
     _add_toolkit_library_fact(facts, line_candidates)
     _add_memory_elsewhere_fact(facts)
+    _add_dnn_memory_free_fact(facts)
     codes = {c.code for c in line_candidates}
     kept = [c for c in line_candidates if _allowed(c.sig, facts, codes, os_kind, False)]
     any_finding = bool(kept)
@@ -1181,6 +1182,28 @@ def _add_memory_elsewhere_fact(facts: dict[str, _Hit]) -> None:
     if others / total > ELSEWHERE_SHARE:
         facts["oom_memory_held_elsewhere"] = _Hit(hit.sig, hit.line_no, hit.line, {
             "total": f"{total:.2f} GiB", "others": f"{others:.2f} GiB"})
+
+
+DNN_FREE_ENOUGH_GIB = 1.0
+"""At least this much GPU memory free beside a cuDNN handle that could not be created: memory
+is not what failed (a handle needs far less; JAX's own up-front reservation leaves a quarter of
+the GPU free, so a share would mislead)."""
+
+
+def _add_dnn_memory_free_fact(facts: dict[str, _Hit]) -> None:
+    """``dnn_memory_was_free``: the memory figures XLA logs after "Could not create cudnn
+    handle" (bytes free, bytes total) show at least :data:`DNN_FREE_ENOUGH_GIB` free. Its
+    groups are the message's params (``free``, ``total``, in GiB)."""
+    hit = facts.get("dnn_memory_usage")
+    if hit is None:
+        return
+    try:
+        free, total = (int(hit.groups[name]) / 2**30 for name in ("free", "total"))
+    except (KeyError, ValueError):
+        return
+    if free >= DNN_FREE_ENOUGH_GIB:
+        facts["dnn_memory_was_free"] = _Hit(hit.sig, hit.line_no, hit.line, {
+            "free": f"{free:.2f} GiB", "total": f"{total:.2f} GiB"})
 
 
 def _cuda_fits(spec: str, cuda: str) -> Optional[bool]:
