@@ -833,3 +833,30 @@ def test_paddle_counting_no_gpu_is_cuda_seeing_no_device() -> None:
     # a GPU counted is no device missing
     assert "cuda_visible_devices_misconfigured" not in [f.code for f in explain_log(
         PADDLE_NO_DEVICE.replace("count is: 0", "count is: 1"), "linux")]
+
+
+@pytest.mark.parametrize(("command", "without_gpu"), [
+    ("$ docker run --rm myimage python check.py", True),
+    ("❯ podman run -it myimage python check.py", True),
+    ("$ docker run --gpus all --rm myimage python check.py", False),
+    ("$ docker run --runtime=nvidia --rm myimage python check.py", False),
+    ("$ docker run --device nvidia.com/gpu=all --rm myimage python check.py", False),
+    ("$ nvidia-docker run --rm myimage python check.py", False),
+])
+def test_a_docker_run_that_asks_for_no_gpu_is_the_container(command: str,
+                                                              without_gpu: bool) -> None:
+    log = command + "\n>>> torch.cuda.is_available()\nFalse\n"
+    findings = explain_log(log, "linux")
+    first = findings[0].code == "container_no_gpu_passthrough"
+    assert first == without_gpu, [f.code for f in findings]
+    if without_gpu:
+        for lang in ("en", "zh_CN"):
+            assert "--gpus all" in findings[0].message(lang)
+
+
+def test_pytorch_finding_no_cuda_gpu_on_a_computer_without_one() -> None:
+    """"No CUDA GPUs are available" (PyTorch counting no device): CUDA_VISIBLE_DEVICES first,
+    but a computer the user says has no NVIDIA GPU (an AMD card's name) has that cause."""
+    line = "RuntimeError: No CUDA GPUs are available"
+    assert explain_log(line, "windows")[0].code == "cuda_visible_devices_misconfigured"
+    assert explain_log(line, "windows", machine=["no_nvidia_gpu"])[0].code == "no_nvidia_gpu"
