@@ -860,3 +860,31 @@ def test_pytorch_finding_no_cuda_gpu_on_a_computer_without_one() -> None:
     line = "RuntimeError: No CUDA GPUs are available"
     assert explain_log(line, "windows")[0].code == "cuda_visible_devices_misconfigured"
     assert explain_log(line, "windows", machine=["no_nvidia_gpu"])[0].code == "no_nvidia_gpu"
+
+
+def test_an_npp_library_names_the_cuda_it_was_built_for() -> None:
+    """NPP's sonames carry the toolkit's version as cuBLAS's did (libnppi.so.7.5; from CUDA 11
+    on only the major): against the CUDA Toolkit given, another CUDA is a mismatch."""
+    assert explain.library_versions("libnppi.so.7.5") == {"cuda": "7.5"}
+    assert explain.library_versions("libnppc.so.12") == {"cuda": "12.x"}
+    line = ("mpv: error while loading shared libraries: libnppi.so.7.5: cannot open shared object "
+            "file: No such file or directory")
+    assert explain_log(line, "linux", cuda_version="8.0")[0].code == "cuda_version_mismatch"
+    assert explain_log(line, "linux", cuda_version="7.5")[0].code != "cuda_version_mismatch"
+
+
+@pytest.mark.parametrize(("line", "os_kind"), [
+    ("The third-party dynamic library (cublas64_112.dll;cublas64_11.dll) that Paddle depends on "
+     "is not configured correctly. (error code is 126)", "windows"),
+    ("OSError: libcublas.so.11: cannot open shared object file: No such file or directory",
+     "linux"),
+])
+def test_a_cuda_library_not_found_reads_alike_in_every_form(line: str, os_kind: str) -> None:
+    """However a program names the CUDA library it could not open (the loader's words, Paddle's
+    third-party list), the same three candidates; the CUDA Toolkit given decides between them."""
+    codes = [f.code for f in explain_log(line, os_kind)]
+    assert sorted(codes) == ["cuda_lib_other_missing", "cuda_not_on_path", "cuda_version_mismatch"]
+    other = [f.code for f in explain_log(line, os_kind, cuda_version="10.2")]
+    assert other[0] == "cuda_version_mismatch"
+    same = [f.code for f in explain_log(line, os_kind, cuda_version="11.2")]
+    assert "cuda_version_mismatch" not in same and "cuda_not_on_path" in same[:2]
