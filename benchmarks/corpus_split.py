@@ -43,7 +43,8 @@ ROUNDS = {
     "tfbind": "round 16", "faces": "round 16", "onnxrt": "round 16", "tfnew": "round 16",
     "finetune": "round 16", "detect": "round 16", "nvsdk": "round 16", "notebooks": "round 16",
     "sciml": "round 16", "solvedtf": "round 16", "solvedtorch": "round 16",
-    "solvedsys": "round 16", "zh2": "round 16",
+    "solvedsys": "round 16", "zh2": "round 16", "mlops": "round 16", "tf1era": "round 16",
+    "pkgmgr": "round 16", "cudabuilds": "round 16",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -65,8 +66,9 @@ libraries), courses and notebooks, generative image and video apps and their plu
 multi-GPU and distributed training, round 14 for OCR and document AI, structural biology and
 chemistry, and model serving, round 16 for TensorFlow from other languages, face apps, ONNX
 Runtime, TensorFlow's pip CUDA wheels, LLM fine-tuning, object detection, NVIDIA's SDKs,
-notebooks, scientific ML, threads whose reporter wrote the fix into the opening post, and
-threads in Chinese (round 15 added no logs). Each round's development logs were explained once
+notebooks, scientific ML, threads whose reporter wrote the fix into the opening post, threads
+in Chinese, ML platforms, TensorFlow 1.x era projects, package managers and libraries built
+with CUDA (round 15 added no logs). Each round's development logs were explained once
 before any signature was written from them."""
 
 

@@ -888,3 +888,22 @@ def test_a_cuda_library_not_found_reads_alike_in_every_form(line: str, os_kind: 
     assert other[0] == "cuda_version_mismatch"
     same = [f.code for f in explain_log(line, os_kind, cuda_version="11.2")]
     assert "cuda_version_mismatch" not in same and "cuda_not_on_path" in same[:2]
+
+
+def test_cuinit_refusing_a_device_is_cuda_visible_devices() -> None:
+    """cuInit takes no device index: its CUDA_ERROR_INVALID_DEVICE comes from the devices
+    CUDA_VISIBLE_DEVICES names (a scheduler's "0,0"); a program's own index fails later."""
+    line = ("E tensorflow/stream_executor/cuda/cuda_driver.cc:314] failed call to cuInit: "
+            "CUDA_ERROR_INVALID_DEVICE: invalid device ordinal")
+    assert explain_log(line, "linux")[0].code == "cuda_visible_devices_misconfigured"
+    own = "RuntimeError: CUDA error: invalid device ordinal"
+    assert explain_log(own, "linux")[0].code == "gpu_index_out_of_range"
+
+
+def test_a_library_that_failed_to_open_is_the_library_missing() -> None:
+    """NVRTC's words ("failed to open libnvrtc-builtins.so.11.1") name the library as the
+    loader's do: a CUDA library missing, not a guess from the shape of the line."""
+    findings = explain_log("RuntimeError: nvrtc: error: failed to open "
+                           "libnvrtc-builtins.so.11.1.", "linux")
+    assert findings[0].code == "cuda_lib_other_missing"
+    assert findings[0].params["file"] == "libnvrtc-builtins.so.11.1"
