@@ -45,6 +45,7 @@ ROUNDS = {
     "sciml": "round 16", "solvedtf": "round 16", "solvedtorch": "round 16",
     "solvedsys": "round 16", "zh2": "round 16", "mlops": "round 16", "tf1era": "round 16",
     "pkgmgr": "round 16", "cudabuilds": "round 16",
+    "virt": "round 17", "rustml": "round 17", "oldfw": "round 17", "geo": "round 17",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -68,8 +69,10 @@ chemistry, and model serving, round 16 for TensorFlow from other languages, face
 Runtime, TensorFlow's pip CUDA wheels, LLM fine-tuning, object detection, NVIDIA's SDKs,
 notebooks, scientific ML, threads whose reporter wrote the fix into the opening post, threads
 in Chinese, ML platforms, TensorFlow 1.x era projects, package managers and libraries built
-with CUDA (round 15 added no logs). Each round's development logs were explained once
-before any signature was written from them."""
+with CUDA, round 17 for threads outside the usual regions, old frameworks (Caffe, Darknet),
+clouds and virtual machines, and TensorFlow from Rust and JavaScript (round 15 added no
+logs). Each round's development logs were explained once before any signature was written
+from them."""
 
 
 def _old_threads() -> set[str]:
