@@ -138,6 +138,23 @@ read twice this session (the second reading after two fixes, unchanged): 309/412
 26/37, round 7 9/12, round 8 25/38, round 9 16/22, round 10 11/12, round 11 5/6, round 12
 10/12, round 13 12/14, round 14 5/5; with the questions answered 336/412 = 81.6% (unchanged:
 the facts given answer what the questions asked). 5 MB log 0.74 s.
+
+Rounds 16 and 17 (new logs: round 16 from eighteen collectors in four batches, 77 rows from 77
+threads, 21 dropped before any was explained and tn002 after, 41 dev / 14 test; round 17 from
+seven collectors, who found the search index nearly exhausted, 7 kept of 28, 3 dev / 4 test).
+Round 16's dev logs before any change: 12/23, 6/8 and 4/10 by batch; after: 29/41. Round 17's:
+3/3 before any change. New rules, each from the shape of a message: XLA's free-memory report
+beside a cuDNN failure is memory; "too many resources requested for launch" is a kernel fault;
+error 999 on Windows is the driver; "No NVIDIA GPU found", "No CUDA GPUs are available" and
+Paddle's "GPU count is: 0"; a container-id shell prompt, Triton's DCGM messages and a `docker
+run` without `--gpus` point at the container; NPP's sonames carry their CUDA version; cuInit's
+CUDA_ERROR_INVALID_DEVICE is CUDA_VISIBLE_DEVICES; "failed to open <library>" reads as the
+loader's words. Dev 723/858 -> 759/902 = 84.1% (89.2%), decided right 349/359, leave-thread-out
+619/902 = 68.6%, old 48/51 (51/51), dev with the questions answered 813/902 = 90.1%. Test, read
+once at the end of round 17: 326/430 = 75.8% (83.5%), decided right 149/155; rounds 1-3
+102/136, round 4 61/74, round 5 29/44, round 6 26/37, round 7 9/12, round 8 25/38, round 9
+16/22, round 10 11/12, round 11 5/6, round 12 10/12, round 13 12/14, round 14 5/5, round 16
+13/14, round 17 2/4; with the questions answered 355/430 = 82.6%. 5 MB log 0.80 s.
 """
 
 from __future__ import annotations
