@@ -907,3 +907,22 @@ def test_a_library_that_failed_to_open_is_the_library_missing() -> None:
                            "libnvrtc-builtins.so.11.1.", "linux")
     assert findings[0].code == "cuda_lib_other_missing"
     assert findings[0].params["file"] == "libnvrtc-builtins.so.11.1"
+
+
+LSMOD_NVIDIA = ("nvidia_drm            122880  1\n"
+                "nvidia_modeset       1916928  1 nvidia_drm\n"
+                "nvidia              56532992  2 nvidia_modeset\n")
+
+
+def test_lsmod_listing_the_nvidia_modules_without_uvm_is_uvm_not_loaded() -> None:
+    """The output of the deciding command itself (`lsmod | grep nvidia`): the nvidia modules
+    loaded and no nvidia_uvm line point at nvidia-uvm (a line of the log says so); a listing
+    with it, or a log said to be from Windows, has no line for it (at most a similar report's
+    lead, with no evidence)."""
+    without = explain_log("$ lsmod | grep nvidia\n" + LSMOD_NVIDIA, "linux")
+    assert without[0].code == "nvidia_uvm_not_loaded"
+    assert without[0].evidence == "nvidia_drm            122880  1"
+    with_uvm = explain_log("nvidia_uvm           1437696  0\n" + LSMOD_NVIDIA, "linux")
+    on_windows = explain_log(LSMOD_NVIDIA, "windows")
+    for findings in (with_uvm, on_windows):
+        assert all(f.evidence is None for f in findings if f.code == "nvidia_uvm_not_loaded")
