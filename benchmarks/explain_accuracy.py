@@ -154,7 +154,9 @@ loader's words. Dev 723/858 -> 759/902 = 84.1% (89.2%), decided right 349/359, l
 once at the end of round 17: 326/430 = 75.8% (83.5%), decided right 149/155; rounds 1-3
 102/136, round 4 61/74, round 5 29/44, round 6 26/37, round 7 9/12, round 8 25/38, round 9
 16/22, round 10 11/12, round 11 5/6, round 12 10/12, round 13 12/14, round 14 5/5, round 16
-13/14, round 17 2/4; with the questions answered 355/430 = 82.6%. 5 MB log 0.80 s.
+13/14, round 17 2/4; with the questions answered 355/430 = 82.6%. 5 MB log 0.80 s. After the
+reading, one rule from the output of a deciding command (an lsmod listing of the nvidia
+modules without nvidia_uvm): dev 760/902 = 84.3% (89.4%); the test part not read again.
 """
 
 from __future__ import annotations
