@@ -916,12 +916,13 @@ LSMOD_NVIDIA = ("nvidia_drm            122880  1\n"
 
 def test_lsmod_listing_the_nvidia_modules_without_uvm_is_uvm_not_loaded() -> None:
     """The output of the deciding command itself (`lsmod | grep nvidia`): the nvidia modules
-    loaded and no nvidia_uvm line point at nvidia-uvm (a line of the log says so); a listing
-    with it, or a log said to be from Windows, has no line for it (at most a similar report's
-    lead, with no evidence)."""
-    without = explain_log("$ lsmod | grep nvidia\n" + LSMOD_NVIDIA, "linux")
-    assert without[0].code == "nvidia_uvm_not_loaded"
-    assert without[0].evidence == "nvidia_drm            122880  1"
+    loaded and no nvidia_uvm line point at nvidia-uvm (a line of the log says so), whether or
+    not the OS is given; a listing with it, or a log said to be from Windows, has no line for
+    it (at most a similar report's lead, with no evidence)."""
+    for os_kind in ("linux", None):  # an lsmod listing is Linux's own, said or not
+        without = explain_log("$ lsmod | grep nvidia\n" + LSMOD_NVIDIA, os_kind)
+        assert without[0].code == "nvidia_uvm_not_loaded"
+        assert without[0].evidence == "nvidia_drm            122880  1"
     with_uvm = explain_log("nvidia_uvm           1437696  0\n" + LSMOD_NVIDIA, "linux")
     on_windows = explain_log(LSMOD_NVIDIA, "windows")
     for findings in (with_uvm, on_windows):
