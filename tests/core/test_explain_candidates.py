@@ -231,6 +231,21 @@ def test_anchor_words_cover_every_keyword() -> None:
             assert any(anchor in keyword for anchor in tab.anchors), (sig.id, keyword)
 
 
+def test_a_line_holding_a_keyword_is_tried_against_its_signature() -> None:
+    """The anchor index only narrows which signatures a line is tried against: a line that
+    holds any keyword of a signature is always tried against it, and none without regexes."""
+    tab = explain.table()
+    searchable = [sig for sig in tab.signatures if sig.regexes]
+    for sig in searchable:
+        for keyword in sig.keywords:
+            tried = explain._signatures_for(f"xx {keyword.upper()} yy", tab)
+            assert sig in tried, (sig.id, keyword)
+    tried = explain._signatures_for("E cuda_driver.cc] failed call to cuInit", tab)
+    assert all(sig.regexes for sig in tried)
+    assert tried == sorted(tried, key=tab.signatures.index)  # table order: groups hold
+    assert len(tried) < len(searchable) / 2
+
+
 def test_a_programs_own_library_names_the_missing_cuda_library() -> None:
     line = ("[E:onnxruntime:Default, provider_bridge_ort.cc:1744 TryGetProviderInfo_CUDA] Failed "
             "to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot "

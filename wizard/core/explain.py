@@ -166,6 +166,9 @@ class Table:
     """Fewer, shorter strings than :attr:`keywords` such that every keyword contains one: the
     whole-text search looks for these (one pass each), the signatures' own keywords are then
     checked on the lines found."""
+    by_anchor: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per anchor, the indexes (into :attr:`signatures`) of the signatures with a keyword that
+    contains it: a line is only tried against the signatures of the anchors it holds."""
     tell_values: dict[str, dict[str, str]] = field(default_factory=dict)
     """Per code, the values (commands, paths; templates over the finding's params) of its
     ``explain.tell.<code>`` message."""
@@ -252,6 +255,7 @@ def build_table(data: dict[str, Any]) -> Table:
         for key in ("cuda", "cudnn"):
             if key in row:
                 versions.append((_compile(row["match"]), key, row[key]))
+    anchors = _anchors(keywords)
     return Table(
         signatures=signatures,
         families=tuple(_family(raw) for raw in data.get("library_families", [])),
@@ -262,7 +266,8 @@ def build_table(data: dict[str, Any]) -> Table:
         ),
         code_fixes=dict(data.get("code_fixes", {})),
         keywords=keywords,
-        anchors=_anchors(keywords),
+        anchors=anchors,
+        by_anchor=_by_anchor(signatures, anchors),
         tell_values={code: dict(values) for code, values in data.get("how_to_tell", {}).items()
                      if isinstance(values, dict)},
         localised=tuple((tuple(row["keywords"]), re.compile(row["pattern"]), row["english"])
@@ -284,6 +289,20 @@ def _anchors(keywords: tuple[str, ...]) -> tuple[str, ...]:
     """For each keyword the first anchor word it contains, else the keyword itself."""
     found = {next((word for word in _ANCHOR_WORDS if word in k), k) for k in keywords}
     return tuple(sorted(found))
+
+
+def _by_anchor(signatures: tuple[Signature, ...],
+               anchors: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """:attr:`Table.by_anchor`: each keyword of a signature filed under the longest anchor it
+    contains (a line that holds the keyword holds that anchor too)."""
+    filed: dict[str, set[int]] = {}
+    for index, sig in enumerate(signatures):
+        if not sig.regexes:
+            continue
+        for keyword in sig.keywords:
+            anchor = max((a for a in anchors if a in keyword), key=len, default=keyword)
+            filed.setdefault(anchor, set()).add(index)
+    return {anchor: tuple(sorted(found)) for anchor, found in filed.items()}
 
 
 @lru_cache(maxsize=1)
@@ -369,7 +388,6 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     written = unwrapped(written_pasted) if written_pasted is not pasted else lines
     seen: set[str] = set()
     hits: list[_Hit] = []
-    searchable = [sig for sig in tab.signatures if sig.regexes]
     keywords = tab.anchors or tab.keywords
     indexes = set(_candidate_lines(lines, keywords))
     if lines is not pasted:
@@ -382,8 +400,21 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
                 continue
             seen.add(line)
             evidence = line if as_written is read else _pasted(as_written[:MAX_LINE])
-            hits.extend(_line_hits(searchable, line, lines, index, evidence))
+            hits.extend(_line_hits(_signatures_for(line, tab), line, lines, index, evidence))
     return hits, bool(indexes)
+
+
+def _signatures_for(line: str, tab: Table) -> list[Signature]:
+    """The signatures a line may match, in table order: those filed under an anchor it holds
+    (all with regexes when the table has no anchors)."""
+    if not tab.by_anchor:
+        return [sig for sig in tab.signatures if sig.regexes]
+    low = line.lower()
+    found: set[int] = set()
+    for anchor, indexes in tab.by_anchor.items():
+        if anchor in low:
+            found.update(indexes)
+    return [tab.signatures[i] for i in sorted(found)]
 
 
 def _line_hits(searchable: list[Signature], line: str, lines: list[str], index: int,
