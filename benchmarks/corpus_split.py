@@ -46,6 +46,7 @@ ROUNDS = {
     "solvedsys": "round 16", "zh2": "round 16", "mlops": "round 16", "tf1era": "round 16",
     "pkgmgr": "round 16", "cudabuilds": "round 16",
     "virt": "round 17", "rustml": "round 17", "oldfw": "round 17", "geo": "round 17",
+    "newhw": "round 18", "pages4": "round 18", "rarecodes": "round 18",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -70,8 +71,8 @@ Runtime, TensorFlow's pip CUDA wheels, LLM fine-tuning, object detection, NVIDIA
 notebooks, scientific ML, threads whose reporter wrote the fix into the opening post, threads
 in Chinese, ML platforms, TensorFlow 1.x era projects, package managers and libraries built
 with CUDA, round 17 for threads outside the usual regions, old frameworks (Caffe, Darknet),
-clouds and virtual machines, and TensorFlow from Rust and JavaScript (round 15 added no
-logs). Each round's development logs were explained once before any signature was written
+clouds and virtual machines, and TensorFlow from Rust and JavaScript, round 18 for the newest
+GPUs and CUDA releases, web pages, and the causes with few rows (round 15 added no logs). Each round's development logs were explained once before any signature was written
 from them."""
 
 
