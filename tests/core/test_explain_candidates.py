@@ -942,3 +942,23 @@ def test_lsmod_listing_the_nvidia_modules_without_uvm_is_uvm_not_loaded() -> Non
     on_windows = explain_log(LSMOD_NVIDIA, "windows")
     for findings in (with_uvm, on_windows):
         assert all(f.evidence is None for f in findings if f.code == "nvidia_uvm_not_loaded")
+
+
+def test_a_ggml_build_without_code_for_the_gpu_is_compute_capability() -> None:
+    for line in ("ERROR: ggml-cuda was compiled without support for the current GPU architecture.",
+                 "mmv.cu:51: ERROR: CUDA kernel mul_mat_vec has no device code compatible with "
+                 "CUDA arch 520. ggml-cuda.cu was compiled for: 520"):
+        first = explain_log(line)[0]
+        assert (first.code, first.params["signature"]) == (
+            "compute_capability_unsupported", "ggml_arch_not_built")
+
+
+def test_a_failed_assert_on_cuda_is_available_is_torch_without_the_gpu() -> None:
+    """An assert is no call: a traceback shows its line only where it raised, so the line
+    says torch.cuda.is_available() was False, whatever message the program gave with it."""
+    log = ('  File "train.py", line 9, in <module>\n'
+           '    assert torch.cuda.is_available(), "CPU training is not allowed."\n'
+           "AssertionError: CPU training is not allowed")
+    assert explain_log(log)[0].code == "gpu_not_listed_cpu_only_package"
+    with_build = log + "\ntorch 2.1.0+cu121"
+    assert explain_log(with_build)[0].code != "gpu_not_listed_cpu_only_package"
