@@ -48,7 +48,8 @@ ROUNDS = {
     "virt": "round 17", "rustml": "round 17", "oldfw": "round 17", "geo": "round 17",
     "newhw": "round 18", "pages4": "round 18", "rarecodes": "round 18",
     "cloudgpu": "round 18", "localllm": "round 18", "oldgpu": "round 18", "simgfx": "round 18",
-    "voice": "round 18",
+    "voice": "round 18", "gbdt": "round 18", "k8sgpu": "round 18", "pointcloud": "round 18",
+    "posetrack": "round 18", "streaming": "round 18",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
