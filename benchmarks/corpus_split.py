@@ -75,8 +75,10 @@ notebooks, scientific ML, threads whose reporter wrote the fix into the opening 
 in Chinese, ML platforms, TensorFlow 1.x era projects, package managers and libraries built
 with CUDA, round 17 for threads outside the usual regions, old frameworks (Caffe, Darknet),
 clouds and virtual machines, and TensorFlow from Rust and JavaScript, round 18 for the newest
-GPUs and CUDA releases, web pages, and the causes with few rows (round 15 added no logs). Each round's development logs were explained once before any signature was written
-from them."""
+GPUs and CUDA releases, web pages, the causes with few rows, rented GPUs, old GPUs, local LLM
+runners, voice apps, simulation and graphics, clusters, 3D perception, pose and tracking, GPU
+machine learning beyond deep learning, and video streaming (round 15 added no logs). Each
+round's development logs were explained once before any signature was written from them."""
 
 
 def _old_threads() -> set[str]:
