@@ -238,9 +238,9 @@ def test_a_line_holding_a_keyword_is_tried_against_its_signature() -> None:
     searchable = [sig for sig in tab.signatures if sig.regexes]
     for sig in searchable:
         for keyword in sig.keywords:
-            tried = explain._signatures_for(f"xx {keyword.upper()} yy", tab)
+            tried = explain._signatures_for(f"xx {keyword} yy", tab)
             assert sig in tried, (sig.id, keyword)
-    tried = explain._signatures_for("E cuda_driver.cc] failed call to cuInit", tab)
+    tried = explain._signatures_for("e cuda_driver.cc] failed call to cuinit", tab)
     assert all(sig.regexes for sig in tried)
     assert tried == sorted(tried, key=tab.signatures.index)  # table order: groups hold
     assert len(tried) < len(searchable) / 2

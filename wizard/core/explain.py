@@ -400,16 +400,13 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
                 continue
             seen.add(line)
             evidence = line if as_written is read else _pasted(as_written[:MAX_LINE])
-            hits.extend(_line_hits(_signatures_for(line, tab), line, lines, index, evidence))
+            hits.extend(_line_hits(tab, line, lines, index, evidence))
     return hits, bool(indexes)
 
 
-def _signatures_for(line: str, tab: Table) -> list[Signature]:
-    """The signatures a line may match, in table order: those filed under an anchor it holds
-    (all with regexes when the table has no anchors)."""
-    if not tab.by_anchor:
-        return [sig for sig in tab.signatures if sig.regexes]
-    low = line.lower()
+def _signatures_for(low: str, tab: Table) -> list[Signature]:
+    """The signatures a line (in lower case) may match, in table order: those filed under an
+    anchor it holds."""
     found: set[int] = set()
     for anchor, indexes in tab.by_anchor.items():
         if anchor in low:
@@ -417,13 +414,13 @@ def _signatures_for(line: str, tab: Table) -> list[Signature]:
     return [tab.signatures[i] for i in sorted(found)]
 
 
-def _line_hits(searchable: list[Signature], line: str, lines: list[str], index: int,
+def _line_hits(tab: Table, line: str, lines: list[str], index: int,
                evidence: str) -> list[_Hit]:
     """The hits of one line (one per signature group)."""
     hits: list[_Hit] = []
     low = line.lower()
     groups_done: set[str] = set()
-    for sig in searchable:
+    for sig in _signatures_for(low, tab):
         if sig.group and sig.group in groups_done:
             continue
         if not any(k in low for k in sig.keywords):
