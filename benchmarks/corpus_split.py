@@ -50,6 +50,7 @@ ROUNDS = {
     "cloudgpu": "round 18", "localllm": "round 18", "oldgpu": "round 18", "simgfx": "round 18",
     "voice": "round 18", "gbdt": "round 18", "k8sgpu": "round 18", "pointcloud": "round 18",
     "posetrack": "round 18", "streaming": "round 18",
+    "cnfw": "round 19", "forecast": "round 19", "mdsim": "round 19", "nvmon": "round 19",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -77,7 +78,9 @@ with CUDA, round 17 for threads outside the usual regions, old frameworks (Caffe
 clouds and virtual machines, and TensorFlow from Rust and JavaScript, round 18 for the newest
 GPUs and CUDA releases, web pages, the causes with few rows, rented GPUs, old GPUs, local LLM
 runners, voice apps, simulation and graphics, clusters, 3D perception, pose and tracking, GPU
-machine learning beyond deep learning, and video streaming (round 15 added no logs). Each
+machine learning beyond deep learning, and video streaming, round 19 for frameworks from China
+and less common ones, forecasting and AutoML, molecular dynamics and physics engines, and GPU
+monitoring tools (round 15 added no logs). Each
 round's development logs were explained once before any signature was written from them."""
 
 
