@@ -51,6 +51,7 @@ ROUNDS = {
     "voice": "round 18", "gbdt": "round 18", "k8sgpu": "round 18", "pointcloud": "round 18",
     "posetrack": "round 18", "streaming": "round 18",
     "cnfw": "round 19", "forecast": "round 19", "mdsim": "round 19", "nvmon": "round 19",
+    "hfeco": "round 19", "sdwebui": "round 19",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
