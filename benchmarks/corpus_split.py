@@ -52,6 +52,8 @@ ROUNDS = {
     "posetrack": "round 18", "streaming": "round 18",
     "cnfw": "round 19", "forecast": "round 19", "mdsim": "round 19", "nvmon": "round 19",
     "hfeco": "round 19", "sdwebui": "round 19",
+    "crunch": "round 20", "otherlangs": "round 20", "pydata": "round 20", "tfrecent": "round 20",
+    "creative": "round 20",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -81,7 +83,8 @@ GPUs and CUDA releases, web pages, the causes with few rows, rented GPUs, old GP
 runners, voice apps, simulation and graphics, clusters, 3D perception, pose and tracking, GPU
 machine learning beyond deep learning, and video streaming, round 19 for frameworks from China
 and less common ones, forecasting and AutoML, molecular dynamics and physics engines, and GPU
-monitoring tools (round 15 added no logs). Each
+monitoring tools, round 20 for non-ML CUDA programs, other languages, the Python GPU data
+stack, recent TensorFlow and creative desktop apps (round 15 added no logs). Each
 round's development logs were explained once before any signature was written from them."""
 
 
