@@ -179,10 +179,12 @@ more logs decided wrongly and was dropped, so nothing changed. Dev 790/944 = 83.
 decided right 365/375, old 48/51 (51/51). Test, read once at the end: 340/451 = 75.4% (82.7%),
 decided right 154/161; its earlier rounds unchanged (338/443), round 19 2/8.
 Round 20 (20 new logs from five collectors, 13 dev / 7 test, 3 rows dropped before any was
-explained): the new dev logs scored 6/13 = 46.2% before any change, 9/13 after three shapes
-(ptxas's gpu-name form, 'Failed to dlopen <library>', PyTorch's split libtorch_cuda_cu/cpp).
-Dev 799/957 = 83.5% (88.5%), decided right 367/377, leave-thread-out 649/957 = 67.8% (74.3%),
-with the questions answered 855/957 = 89.3%, old 48/51 (51/51). A learned order of undecided
+explained): the new dev logs scored 6/13 = 46.2% before any change, 8/13 after two shapes
+('Failed to dlopen <library>', PyTorch's split libtorch_cuda_cu/cpp); a third (ptxas's
+"Value 'sm_121a' is not defined for option 'gpu-name'" read as nvcc's toolkit older than the GPU)
+contradicted XLA's same line, which tests/core/explain_variants.jsonl keeps as a ptxas to
+replace, and was dropped. Dev 798/957 = 83.4% (88.4%), decided right 366/376, leave-thread-out
+649/957 = 67.8% (74.3%), with the questions answered 854/957 = 89.2%, old 48/51 (51/51). A learned order of undecided
 candidates (logistic regression over the rules' rank and the similar reports' votes, fitted
 leave-thread-out) was tried before and not kept: cross-validated by thread it put the right cause
 first on 346-363 of 589 undecided logs against the rules' 336, but it cost 3-9 dev logs and up to

@@ -13,8 +13,6 @@ from wizard.core.messages import render
 @pytest.mark.parametrize(("line", "os_kind", "code"), [
     ("RuntimeError: Failed to dlopen libcuda.so", "wsl2", "wsl_gpu_missing"),
     ("RuntimeError: Failed to dlopen libcuda.so.1", "linux", "no_driver_or_nvidia_smi_missing"),
-    ("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'", "linux",
-     "cuda_version_mismatch"),
     ("OSError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory",
      "linux", "cuda_version_mismatch"),
 ])
@@ -30,8 +28,3 @@ def test_a_split_pytorch_library_is_explained_as_the_extension_built_for_another
         assert "libtorch_cuda_cu.so" in text and "1.8" in text
     assert "torch.version.cuda" in render(finding.params["how_to_tell"], "en")
 
-
-def test_the_ptxas_arch_is_named() -> None:
-    finding = explain_log("ptxas fatal   : Value 'sm_121a' is not defined for option "
-                          "'gpu-name'", "linux")[0]
-    assert finding.params["arch"] == "sm_121a"
