@@ -184,7 +184,8 @@ explained): the new dev logs scored 6/13 = 46.2% before any change, 8/13 after t
 "Value 'sm_121a' is not defined for option 'gpu-name'" read as nvcc's toolkit older than the GPU)
 contradicted XLA's same line, which tests/core/explain_variants.jsonl keeps as a ptxas to
 replace, and was dropped. Dev 798/957 = 83.4% (88.4%), decided right 366/376, leave-thread-out
-649/957 = 67.8% (74.3%), with the questions answered 854/957 = 89.2%, old 48/51 (51/51). A learned order of undecided
+649/957 = 67.8% (74.3%), with the questions answered 854/957 = 89.2%, old 48/51 (51/51).
+A learned order of undecided
 candidates (logistic regression over the rules' rank and the similar reports' votes, fitted
 leave-thread-out) was tried before and not kept: cross-validated by thread it put the right cause
 first on 346-363 of 589 undecided logs against the rules' 336, but it cost 3-9 dev logs and up to
