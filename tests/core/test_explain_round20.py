@@ -1,5 +1,5 @@
 """Shapes written from round 20 of the explain corpus: each names its cause from the message's
-shape alone (library names and architectures as variables)."""
+shape alone (library names as variables)."""
 
 from __future__ import annotations
 
@@ -27,4 +27,3 @@ def test_a_split_pytorch_library_is_explained_as_the_extension_built_for_another
         text = render(message(finding.code, finding.params), lang)
         assert "libtorch_cuda_cu.so" in text and "1.8" in text
     assert "torch.version.cuda" in render(finding.params["how_to_tell"], "en")
-
