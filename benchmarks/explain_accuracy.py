@@ -188,8 +188,8 @@ replace, and was dropped. Dev 798/957 = 83.4% (88.4%), decided right 366/376, le
 A learned order of undecided candidates (logistic regression over the rules' rank and the
 similar reports' votes, fitted leave-thread-out) was tried before and not kept: cross-validated
 by thread it put the right cause first on 346-363 of 589 undecided logs against the rules' 336,
-but it cost 3-9 dev logs and up to 3 old samples in every variant. Test, read once at the end: 346/458 = 75.5% (82.8%), decided
-right 154/161; its earlier rounds 341/451, round 20 5/7.
+but it cost 3-9 dev logs and up to 3 old samples in every variant. Test, read once at the
+end: 346/458 = 75.5% (82.8%), decided right 154/161; its earlier rounds 341/451, round 20 5/7.
 """
 
 from __future__ import annotations
