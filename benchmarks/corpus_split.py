@@ -54,6 +54,11 @@ ROUNDS = {
     "hfeco": "round 19", "sdwebui": "round 19",
     "crunch": "round 20", "otherlangs": "round 20", "pydata": "round 20", "tfrecent": "round 20",
     "creative": "round 20",
+    "kernlibs": "round 21", "wslgpu": "round 21", "kerasx": "round 21", "visiontk": "round 21",
+    "nvlabs": "round 21", "mltools": "round 21", "oldfw2": "round 21", "jaxeco": "round 21",
+    "distros": "round 21", "torchx": "round 21", "gpubench": "round 21", "hwsetup": "round 21",
+    "recsys": "round 21", "quantum": "round 21", "physim": "round 21", "llmapps": "round 21",
+    "difftrain": "round 21",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -84,7 +89,11 @@ runners, voice apps, simulation and graphics, clusters, 3D perception, pose and 
 machine learning beyond deep learning, and video streaming, round 19 for frameworks from China
 and less common ones, forecasting and AutoML, molecular dynamics and physics engines, and GPU
 monitoring tools, round 20 for non-ML CUDA programs, other languages, the Python GPU data
-stack, recent TensorFlow and creative desktop apps (round 15 added no logs). Each
+stack, recent TensorFlow and creative desktop apps, round 21 for GPU kernel libraries (xFormers,
+Triton, bitsandbytes' kin), WSL2, the Keras ecosystem, vision toolkits, NVIDIA research code,
+ML toolkits, older frameworks, the JAX ecosystem, distribution packages, PyTorch's 3D and audio
+libraries, GPU benchmarks, the machine's hardware set-up, recommenders, quantum simulators,
+physics codes, self-hosted LLM apps and diffusion training tools (round 15 added no logs). Each
 round's development logs were explained once before any signature was written from them."""
 
 

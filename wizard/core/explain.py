@@ -1277,7 +1277,8 @@ def _with_how_to_tell(finding: Finding, facts: dict[str, _Hit], os_kind: Optiona
     code = finding.code if messages.has(f"explain.tell.{finding.code}") else "other"
     message_id = f"explain.tell.{code}"
     values: dict[str, Any] = {k: finding.params[k]
-                              for k in ("file", "cuda", "cudnn", "program", "pytorch_library")
+                              for k in ("file", "cuda", "cudnn", "program", "pytorch_library",
+                                        "extension")
                               if finding.params.get(k)}
     if finding.params.get("files"):
         values["file"] = finding.params["files"][0]
