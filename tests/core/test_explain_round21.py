@@ -86,3 +86,15 @@ def test_a_cpu_pytorch_under_xformers_still_leads_with_the_cpu_build() -> None:
            "    PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.3.1+cpu)")
     codes = [f.code for f in explain_log(log, "windows")]
     assert codes[:2] == ["gpu_not_listed_cpu_only_package", "cuda_version_mismatch"]
+
+
+def test_cuda_tensor_sharing_on_windows_is_its_own_operation_not_the_allocator() -> None:
+    log = ("THCudaCheck FAIL file=..\\torch/csrc/generic/StorageSharing.cpp line=253 error=801 : "
+           "operation not supported")
+    finding = explain_log(log, "windows")[0]
+    assert finding.code == "operation_not_supported"
+    for lang in ("en", "zh_CN"):
+        assert "num_workers" in render_fix_summary(finding.code, finding.params, lang)
+    allocator = explain_log("RuntimeError: CUDA error: operation not supported", "linux")[0]
+    assert "cudaMallocAsync" in render(message(allocator.code, allocator.params), "en")
+    assert "cuda_malloc_async" in render_fix_summary(allocator.code, allocator.params, "en")
