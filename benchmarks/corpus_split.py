@@ -58,7 +58,8 @@ ROUNDS = {
     "nvlabs": "round 21", "mltools": "round 21", "oldfw2": "round 21", "jaxeco": "round 21",
     "distros": "round 21", "torchx": "round 21", "gpubench": "round 21", "hwsetup": "round 21",
     "recsys": "round 21", "quantum": "round 21", "physim": "round 21", "llmapps": "round 21",
-    "difftrain": "round 21",
+    "difftrain": "round 21", "srcbuild": "round 21", "jaxgpu": "round 21",
+    "torchgpu": "round 21", "ctkit": "round 21", "jetson": "round 21",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
@@ -93,7 +94,8 @@ stack, recent TensorFlow and creative desktop apps, round 21 for GPU kernel libr
 Triton, bitsandbytes' kin), WSL2, the Keras ecosystem, vision toolkits, NVIDIA research code,
 ML toolkits, older frameworks, the JAX ecosystem, distribution packages, PyTorch's 3D and audio
 libraries, GPU benchmarks, the machine's hardware set-up, recommenders, quantum simulators,
-physics codes, self-hosted LLM apps and diffusion training tools (round 15 added no logs). Each
+physics codes, self-hosted LLM apps, diffusion training tools, builds from source, JAX and
+PyTorch's own threads, the container toolkit and Jetson boards (round 15 added no logs). Each
 round's development logs were explained once before any signature was written from them."""
 
 

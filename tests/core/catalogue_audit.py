@@ -38,7 +38,7 @@ ALLOWED_WORDS = _words("""
 NVIDIA GPU GPUs CPU CUDA cuDNN cudnn TensorFlow tensorflow PyTorch torch Python python pip conda
 Anaconda Miniconda miniconda venv Keras keras NumPy numpy JAX XLA TensorRT WSL WSL2 Windows Linux
 Ubuntu Debian macOS NVML nvml PATH LD_LIBRARY_PATH CUDA_PATH CUDA_VISIBLE_DEVICES CUDA_HOME
-BIOS UEFI MUX DLL DLLs dll PCI PCIe DKMS dkms nouveau Secure Boot MOK mokutil nvidia smi
+gcc CMake BIOS UEFI MUX DLL DLLs dll PCI PCIe DKMS dkms nouveau Secure Boot MOK mokutil nvidia smi
 nvidia-smi nvcc ptxas libdevice cudart cuBLAS cuFFT cuSOLVER cuSPARSE cuRAND NCCL zlibwapi zlib
 Visual Microsoft Redistributable VC x64 x86 ARM64 aarch64 Xid GiB MiB MB GB KB Hz MHz W ID UUID
 OK API SDK CLI GUI JSON URL HTTP HTTPS SSH ROCm AMD Intel Arc Iris UHD Radeon Store App

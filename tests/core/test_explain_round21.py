@@ -98,3 +98,18 @@ def test_cuda_tensor_sharing_on_windows_is_its_own_operation_not_the_allocator()
     allocator = explain_log("RuntimeError: CUDA error: operation not supported", "linux")[0]
     assert "cudaMallocAsync" in render(message(allocator.code, allocator.params), "en")
     assert "cuda_malloc_async" in render_fix_summary(allocator.code, allocator.params, "en")
+
+
+@pytest.mark.parametrize(("line", "compiler"), [
+    ("#error -- unsupported GNU version! gcc versions later than 13 are not supported!", "GNU"),
+    ("error -- unsupported clang version! clang version must be less than 16 and greater than 3.2",
+     "clang"),
+    ("#error: -- unsupported Microsoft Visual Studio version! Only the versions between 2017 and "
+     "2022 (inclusive) are supported!", "Microsoft Visual Studio"),
+])
+def test_a_host_compiler_newer_than_nvcc_names_the_compiler(line: str, compiler: str) -> None:
+    finding = explain_log(line, None)[0]
+    assert (finding.code, finding.params["compiler"]) == ("cuda_version_mismatch", compiler)
+    for lang in ("en", "zh_CN"):
+        assert compiler in render(message(finding.code, finding.params), lang)
+        assert compiler in render_fix_summary(finding.code, finding.params, lang)

@@ -1278,7 +1278,7 @@ def _with_how_to_tell(finding: Finding, facts: dict[str, _Hit], os_kind: Optiona
     message_id = f"explain.tell.{code}"
     values: dict[str, Any] = {k: finding.params[k]
                               for k in ("file", "cuda", "cudnn", "program", "pytorch_library",
-                                        "extension", "operation")
+                                        "extension", "operation", "compiler")
                               if finding.params.get(k)}
     if finding.params.get("files"):
         values["file"] = finding.params["files"][0]
