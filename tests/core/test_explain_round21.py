@@ -113,3 +113,12 @@ def test_a_host_compiler_newer_than_nvcc_names_the_compiler(line: str, compiler:
     for lang in ("en", "zh_CN"):
         assert compiler in render(message(finding.code, finding.params), lang)
         assert compiler in render_fix_summary(finding.code, finding.params, lang)
+
+
+@pytest.mark.parametrize(("line", "file"), [
+    ("/usr/bin/ld: cannot find -lcuda", "libcuda.so"),
+    ("/usr/bin/ld: cannot find -lcudart", "libcudart.so"),
+])
+def test_a_linker_that_cannot_find_a_cuda_library_names_its_file(line: str, file: str) -> None:
+    finding = explain_log(line, "linux")[0]
+    assert (finding.code, finding.params["file"]) == ("cuda_lib_other_missing", file)
