@@ -190,6 +190,15 @@ similar reports' votes, fitted leave-thread-out) was tried before and not kept: 
 by thread it put the right cause first on 346-363 of 589 undecided logs against the rules' 336,
 but it cost 3-9 dev logs and up to 3 old samples in every variant. Test, read once at the
 end: 346/458 = 75.5% (82.8%), decided right 154/161; its earlier rounds 341/451, round 20 5/7.
+Round 21 (54 new logs from 25 collectors in four waves, 35 dev / 19 test, 9 rows dropped before
+any was explained; the search index's budget ran out in the fourth wave): the new dev logs
+scored 19/35 = 54.3% before any change, 27/35 after nine shapes (faiss and torchvision CPU
+builds, xFormers built for another PyTorch, NVRTC's builtins off the loader path, 'device
+kernel image is invalid' read first as an old driver, a failed PTX JIT's second reading,
+Windows' CUDA tensor sharing, a host compiler newer than nvcc, the linker's -lcuda). Dev
+826/992 = 83.3% (88.2%), decided right 379/389, leave-thread-out 667/992 = 67.2% (73.6%),
+with the questions answered 882/992 = 88.9%, old 48/51 (51/51). Test, read once at the end:
+358/477 = 75.1% (82.4%), decided right 159/167; its earlier rounds 347/458, round 21 11/19.
 """
 
 from __future__ import annotations
