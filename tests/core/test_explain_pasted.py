@@ -10,7 +10,7 @@ import json
 import pytest
 
 from wizard.core.explain import explain_log
-from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, unwrapped
+from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, reflowed_reading, unwrapped
 
 CUDNN_LINE = ("2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/"
               "dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: "
@@ -186,3 +186,16 @@ def test_a_short_log_of_separate_lines_is_not_taken_for_a_reflow() -> None:
     assert unwrapped(lines) == lines  # the next line is indented: a line of its own
     listing = ["$ ls /usr/local/cuda/lib64", "libcudart.so.11.0", "libcublas.so.11"]
     assert unwrapped(listing) == listing  # its longest line is shorter than any reflow width
+
+
+def test_a_reflowed_line_exactly_a_console_wide_is_read_both_ways() -> None:
+    """A mail reflowed at 80 columns fills some lines to exactly 80, as a console's cut does:
+    the pieces are read joined as cut (no space) and as reflowed (a space)."""
+    first = "Check failed: (err) == (cudaSuccess) Name: mxnet_generic_kernel ErrStr:no kernel"
+    assert len(first) == 80
+    lines = [first, "image is available for execution on the device"]
+    assert unwrapped(lines)[0].endswith("kernelimage is available for execution on the device")
+    assert reflowed_reading(lines)[0].endswith("kernel image is available for execution on the "
+                                               "device")
+    assert codes("\n".join(lines), "linux")[0] == "compute_capability_unsupported"
+    assert reflowed_reading(["a short line", "another"]) is None

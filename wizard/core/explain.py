@@ -60,7 +60,7 @@ from wizard.core.model import (
     Step,
     worst_status,
 )
-from wizard.core.pasted_log import as_printed, unwrapped
+from wizard.core.pasted_log import as_printed, reflowed_reading, unwrapped
 from wizard.core.similar_reports import MIN_NEAREST, Report, SimilarIndex, likeliest
 from wizard.core.similar_reports import index as similar_index
 from wizard.resources import load_json
@@ -378,7 +378,9 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     """Every signature hit, line by line, and whether any line holds one of the table's
     keywords; repeated lines are looked at once. Where pieces of a
     line a console cut or a mail reflowed were joined (:func:`unwrapped`), both the joined line
-    and the first piece as pasted are read: a join is a guess. ``shown`` is the text as written
+    and the first piece as pasted are read: a join is a guess; so is a console's cut, which a
+    mail's reflow at the same width also looks like (:func:`reflowed_reading`, read too).
+    ``shown`` is the text as written
     when ``text`` is its English reading: a hit's line is then taken from it."""
     pasted = _split(text)
     lines = unwrapped(pasted)
@@ -386,15 +388,25 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     if len(written_pasted) != len(pasted):
         written_pasted = pasted
     written = unwrapped(written_pasted) if written_pasted is not pasted else lines
+    reflowed = reflowed_reading(pasted) if lines is not pasted else None
+    written_reflowed = (reflowed_reading(written_pasted) if written_pasted is not pasted
+                        else reflowed)
     seen: set[str] = set()
     hits: list[_Hit] = []
     keywords = tab.anchors or tab.keywords
     indexes = set(_candidate_lines(lines, keywords))
     if lines is not pasted:
         indexes.update(_candidate_lines(pasted, keywords))
+    if reflowed is not None:
+        indexes.update(_candidate_lines(reflowed, keywords))
     for index in sorted(indexes):
         readings = [(lines[index], written[index]), (pasted[index], written_pasted[index])]
-        for read, as_written in readings[:1 if lines[index] == pasted[index] else 2]:
+        if lines[index] == pasted[index]:
+            readings = readings[:1]
+        if reflowed is not None and written_reflowed is not None \
+                and reflowed[index] not in (lines[index], pasted[index]):
+            readings.append((reflowed[index], written_reflowed[index]))
+        for read, as_written in readings:
             line = _pasted(read[:MAX_LINE])
             if not line or line in seen:
                 continue

@@ -124,6 +124,16 @@ def unwrapped(lines: list[str]) -> list[str]:
     return lines
 
 
+def reflowed_reading(lines: list[str]) -> list[str] | None:
+    """The other reading of lines :func:`unwrapped` took as cut by a console: the same text
+    reflowed by a mail at that width (which fills lines to it as well), its pieces joined with
+    the space a reflow takes out; None when :func:`unwrapped` saw no console's cut."""
+    longest = max((len(line) for line in lines), default=0)
+    if not _console_cut(lines, longest):
+        return None
+    return _joined(lines, lambda index: _reflow_break(lines[index], lines[index + 1], longest))
+
+
 def _console_cut(lines: list[str], longest: int) -> bool:
     """True when the longest lines are exactly a usual console width long, two or more of them
     or at least as many as the lines just shorter (a reflowed text's lines end anywhere below
