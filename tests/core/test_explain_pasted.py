@@ -199,3 +199,14 @@ def test_a_reflowed_line_exactly_a_console_wide_is_read_both_ways() -> None:
                                                "device")
     assert codes("\n".join(lines), "linux")[0] == "compute_capability_unsupported"
     assert reflowed_reading(["a short line", "another"]) is None
+
+
+@pytest.mark.parametrize("width", [48, 56, 64])
+def test_a_short_message_reflowed_at_a_narrow_width_is_joined(width: int) -> None:
+    """A mail or chat reflowed at 64 columns or less leaves lines shorter than 60: the pieces
+    are still read as one line."""
+    import textwrap
+    message = "RuntimeError: Unable to find a valid cuDNN algorithm to run convolution"
+    pieces = textwrap.wrap(message, width)
+    assert len(pieces) == 2 and max(map(len, pieces)) < 60
+    assert codes("\n".join(pieces), "linux") == codes(message, "linux")

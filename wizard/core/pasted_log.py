@@ -26,8 +26,9 @@ default widths: its legacy copy takes the screen buffer one row a line). Wider, 
 are left out: a log whose longest line merely has that length would be joined for nothing."""
 
 
-REFLOW_WIDTHS = (60, 100)
-"""The widths a mail client or a forum without code blocks reflows text at, fewest to most."""
+REFLOW_WIDTHS = (40, 100)
+"""The widths a mail client or a forum without code blocks reflows text at, fewest to most (a
+text wrapped at 64 columns may have no line longer than 59: the narrowest is well below 60)."""
 REFLOW_SLACK = 24
 """A wrapped line ends at most this many characters short of the width (a longer word would
 have been broken)."""
