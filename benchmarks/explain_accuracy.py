@@ -550,6 +550,7 @@ PASTED_FORMS = {
     "cut at 80 columns": _cut(80),
     "cut at 120 columns": _cut(120),
     "reflowed at 80": _reflowed(80),
+    "reflowed at 64": _reflowed(64),
 }
 """The forms a log reaches explain in besides the one it was collected in (``--pasted``)."""
 
