@@ -122,3 +122,14 @@ def test_a_host_compiler_newer_than_nvcc_names_the_compiler(line: str, compiler:
 def test_a_linker_that_cannot_find_a_cuda_library_names_its_file(line: str, file: str) -> None:
     finding = explain_log(line, "linux")[0]
     assert (finding.code, finding.params["file"]) == ("cuda_lib_other_missing", file)
+
+
+@pytest.mark.parametrize("line", [
+    "  Specify CUDA_TOOLKIT_ROOT_DIR",
+    "  Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS)",
+    "  Could NOT find CUDAToolkit (missing: CUDAToolkit_INCLUDE_DIR CUDA_CUDART)",
+])
+def test_cmake_finding_no_toolkit_ranks_none_installed_then_off_path(line: str) -> None:
+    findings = explain_log("CMake Error at FindCUDA.cmake:859 (message):\n" + line, "linux")
+    assert [f.code for f in findings[:2]] == ["cuda_not_installed", "cuda_not_on_path"]
+    assert not decisive(findings)
