@@ -380,8 +380,8 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     line a console cut or a mail reflowed were joined (:func:`unwrapped`), both the joined line
     and the first piece as pasted are read: a join is a guess; so is a console's cut, which a
     mail's reflow at the same width also looks like (:func:`reflowed_reading`, read too).
-    ``shown`` is the text as written
-    when ``text`` is its English reading: a hit's line is then taken from it."""
+    ``shown`` is the text as written when ``text`` is its English reading: a hit's line is then
+    taken from it."""
     pasted = _split(text)
     lines = unwrapped(pasted)
     written_pasted = _split(shown) if shown is not None and shown != text else pasted
@@ -401,12 +401,9 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
         indexes.update(_candidate_lines(reflowed, keywords))
     for index in sorted(indexes):
         readings = [(lines[index], written[index]), (pasted[index], written_pasted[index])]
-        if lines[index] == pasted[index]:
-            readings = readings[:1]
-        if reflowed is not None and written_reflowed is not None \
-                and reflowed[index] not in (lines[index], pasted[index]):
+        if reflowed is not None and written_reflowed is not None:
             readings.append((reflowed[index], written_reflowed[index]))
-        for read, as_written in readings:
+        for read, as_written in _distinct(readings):
             line = _pasted(read[:MAX_LINE])
             if not line or line in seen:
                 continue
@@ -414,6 +411,16 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
             evidence = line if as_written is read else _pasted(as_written[:MAX_LINE])
             hits.extend(_line_hits(tab, line, lines, index, evidence))
     return hits, bool(indexes)
+
+
+def _distinct(readings: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The readings of one line (as read, as written) whose read text differs from those
+    before it."""
+    kept: list[tuple[str, str]] = []
+    for reading in readings:
+        if all(reading[0] != other[0] for other in kept):
+            kept.append(reading)
+    return kept
 
 
 def _signatures_for(low: str, tab: Table) -> list[Signature]:
