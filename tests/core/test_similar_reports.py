@@ -99,3 +99,17 @@ def test_a_run_that_lists_its_gpu_and_reports_no_trouble_gets_no_lead() -> None:
     troubled = working + "\nW tensorflow/core/kernels/ops.cc] failed to run the model: aborted"
     [lead] = explain_log(troubled, "linux", similar=alike)  # trouble reported: a lead
     assert lead.params["similar_reports"] == ["acme/train#9"]
+
+
+def test_reports_of_harmless_lines_never_call_another_log_harmless() -> None:
+    """"Only harmless messages" is said of a log's own lines: reports whose logs held only
+    harmless lines are passed over for the next cause the reports name."""
+    reports = [("acme/launcher#1", "numa_or_harmless_warning", REPORTS[0][2]),
+               ("acme/launcher#2", "no_nvidia_gpu", REPORTS[1][2]),
+               REPORTS[2]]
+    [finding] = explain_log(UNKNOWN_TO_SIGNATURES, "linux",
+                            similar=SimilarIndex(build_index(reports)))
+    assert finding.code == "no_nvidia_gpu"
+    text = findings_text([finding], "en")
+    assert "a report whose thread confirmed this cause (acme/launcher#2)" in text
+    assert "1 reports" not in text and "harmless" not in text

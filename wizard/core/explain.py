@@ -1432,8 +1432,9 @@ def _similar_finding(text: str, similar: SimilarIndex, tab: Table,
     params: dict[str, Any] = {"source": "similar_reports", "decisive": False}
     for code, reports in likeliest(similar.nearest(text)):
         # a code whose words need values only a log line gives (a device, a package) is left
-        # to the next one the reports name
-        if all(messages.complete(m.id, m.params)
+        # to the next one the reports name; "only harmless messages" is said of a log's own
+        # lines, never because another log's were
+        if code != HARMLESS_CODE and all(messages.complete(m.id, m.params)
                for m in (code_message(code, params), code_fix_summary(code, params))):
             return _similar_candidate(code, reports, params, tab, os_kind)
     return None
@@ -1873,9 +1874,12 @@ def finding_notes(finding: Finding, lang: str = DEFAULT_LANGUAGE) -> list[Messag
     note = _note(messages.render(params.get("detail"), lang))
     if note and note not in finding.message(lang):
         notes.append(msg("explain.text.note", note=note))
-    if params.get("similar_reports"):
-        notes.append(msg("explain.text.note_similar", count=len(params["similar_reports"]),
-                         reports=params["similar_reports"][:SIMILAR_LINKS]))
+    reports = params.get("similar_reports") or []
+    if len(reports) == 1:
+        notes.append(msg("explain.text.note_similar", report=reports[0]))
+    elif reports:
+        notes.append(msg("explain.text.note_similar", count=len(reports),
+                         reports=reports[:SIMILAR_LINKS]))
     if params.get("needed_by"):
         notes.append(msg("explain.text.note_needed_by", file=params.get("file"),
                          needed_by=params["needed_by"]))
