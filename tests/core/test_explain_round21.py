@@ -133,3 +133,14 @@ def test_cmake_finding_no_toolkit_ranks_none_installed_then_off_path(line: str) 
     findings = explain_log("CMake Error at FindCUDA.cmake:859 (message):\n" + line, "linux")
     assert [f.code for f in findings[:2]] == ["cuda_not_installed", "cuda_not_on_path"]
     assert not decisive(findings)
+
+
+def test_one_undecided_candidate_is_not_called_the_candidates() -> None:
+    from wizard.core.explain import findings_text
+    one = explain_log(XFORMERS_OPERATORS, "linux")
+    assert len(one) == 1 and not decisive(one)
+    assert findings_text(one, "en").startswith("No line in this log names the cause for "
+                                               "certain. The likeliest cause, and how to tell")
+    assert "最可能的原因，以及如何判断是不是它" in findings_text(one, "zh_CN")
+    several = explain_log("CUDA error: device kernel image is invalid", "linux")
+    assert "The candidates, most likely first" in findings_text(several, "en")

@@ -606,3 +606,10 @@ def test_a_log_no_line_explains_gets_a_lead_whose_report_links_fit_the_page(qtbo
     viewport = dlg.answer.viewport().width()
     assert first.width() <= viewport
     assert all(button.geometry().right() <= first.width() for button in buttons)
+
+
+def test_one_undecided_candidate_is_headed_as_one(qtbot, dialog):
+    dlg = dialog(os_kind="linux", tf="", machine=())
+    cards = _explain(qtbot, dlg, "    xFormers wasn't build with CUDA support")
+    assert len(cards) == 1 and not explain.decisive(dlg.findings)
+    assert dlg.status.text() == messages.render(messages.msg("explain.text.candidate_one"))

@@ -1779,6 +1779,11 @@ def findings_text(findings: list[Finding], lang: str = DEFAULT_LANGUAGE,
     return text
 
 
+def candidates_heading(findings: list[Finding]) -> str:
+    """The message id that heads undecided findings: one candidate is not "the candidates"."""
+    return "explain.text.candidate_one" if len(findings) == 1 else "explain.text.candidates"
+
+
 def _findings_text(findings: list[Finding], lang: str, say: Any) -> str:
 
     if not findings:
@@ -1792,7 +1797,7 @@ def _findings_text(findings: list[Finding], lang: str, say: Any) -> str:
             "  " + say("explain.text.log", line=short_line(render(only.evidence, lang))),
             say("explain.text.harmless_hint", command=NEXT_STEP_COMMAND),
         ])
-    out = [] if decisive(findings) else [say("explain.text.candidates"), ""]
+    out = [] if decisive(findings) else [say(candidates_heading(findings)), ""]
     for number, finding in enumerate(findings, 1):
         head = (msg("explain.text.most_likely") if number == 1
                 else msg("explain.text.also_possible", number=number))

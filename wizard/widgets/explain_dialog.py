@@ -759,7 +759,7 @@ class ExplainDialog(QDialog):
         if len(findings) == 1 and findings[0].code == explain.HARMLESS_CODE:
             return None, msg("explain.text.harmless_hint", command=explain.NEXT_STEP_COMMAND)
         if not explain.decisive(findings):
-            return msg("explain.text.candidates"), None
+            return msg(explain.candidates_heading(findings)), None
         return None, None
 
     def answer_text(self) -> str:
