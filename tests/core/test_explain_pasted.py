@@ -10,7 +10,7 @@ import json
 import pytest
 
 from wizard.core.explain import explain_log
-from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, reflowed_reading, unwrapped
+from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, other_reading, unwrapped
 
 CUDNN_LINE = ("2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/"
               "dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: "
@@ -195,10 +195,10 @@ def test_a_reflowed_line_exactly_a_console_wide_is_read_both_ways() -> None:
     assert len(first) == 80
     lines = [first, "image is available for execution on the device"]
     assert unwrapped(lines)[0].endswith("kernelimage is available for execution on the device")
-    assert reflowed_reading(lines)[0].endswith("kernel image is available for execution on the "
+    assert other_reading(lines)[0].endswith("kernel image is available for execution on the "
                                                "device")
     assert codes("\n".join(lines), "linux")[0] == "compute_capability_unsupported"
-    assert reflowed_reading(["a short line", "another"]) is None
+    assert other_reading(["a short line", "another"]) is None
 
 
 @pytest.mark.parametrize("width", [48, 56, 64])
@@ -210,3 +210,17 @@ def test_a_short_message_reflowed_at_a_narrow_width_is_joined(width: int) -> Non
     pieces = textwrap.wrap(message, width)
     assert len(pieces) == 2 and max(map(len, pieces)) < 60
     assert codes("\n".join(pieces), "linux") == codes(message, "linux")
+
+
+def test_a_console_cut_taken_for_a_reflow_is_read_as_cut_too() -> None:
+    """The reverse: a console's cut whose other lines end anywhere short of the width reads as
+    a reflow (joined with a space); the line exactly the width is read joined without it too."""
+    log = ("2016-12-14 10:19:34: python.d INFO: nv 'nvMemFactor' set to: 1\n"
+           "2016-12-14 10:19:34: python.d ERROR: nv pynvml could not be initialized Insuffic\n"
+           "ient Permissions\n"
+           "2016-12-14 10:19:34: python.d ERROR: nv check() failed - disabling job")
+    lines = log.split("\n")
+    assert len(lines[1]) == 80
+    assert "Insuffic ient" in unwrapped(lines)[1]
+    assert "Insufficient Permissions" in other_reading(lines)[1]
+    assert codes(log, "linux") == codes(log.replace("Insuffic\nient", "Insufficient"), "linux")

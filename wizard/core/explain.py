@@ -60,7 +60,7 @@ from wizard.core.model import (
     Step,
     worst_status,
 )
-from wizard.core.pasted_log import as_printed, reflowed_reading, unwrapped
+from wizard.core.pasted_log import as_printed, other_reading, unwrapped
 from wizard.core.similar_reports import MIN_NEAREST, Report, SimilarIndex, likeliest
 from wizard.core.similar_reports import index as similar_index
 from wizard.resources import load_json
@@ -379,7 +379,7 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     keywords; repeated lines are looked at once. Where pieces of a
     line a console cut or a mail reflowed were joined (:func:`unwrapped`), both the joined line
     and the first piece as pasted are read: a join is a guess; so is a console's cut, which a
-    mail's reflow at the same width also looks like (:func:`reflowed_reading`, read too).
+    mail's reflow at the same width also looks like (:func:`other_reading`, read too).
     ``shown`` is the text as written when ``text`` is its English reading: a hit's line is then
     taken from it."""
     pasted = _split(text)
@@ -388,8 +388,8 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     if len(written_pasted) != len(pasted):
         written_pasted = pasted
     written = unwrapped(written_pasted) if written_pasted is not pasted else lines
-    reflowed = reflowed_reading(pasted) if lines is not pasted else None
-    written_reflowed = (reflowed_reading(written_pasted) if written_pasted is not pasted
+    reflowed = other_reading(pasted) if lines is not pasted else None
+    written_reflowed = (other_reading(written_pasted) if written_pasted is not pasted
                         else reflowed)
     seen: set[str] = set()
     hits: list[_Hit] = []

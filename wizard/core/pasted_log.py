@@ -125,14 +125,19 @@ def unwrapped(lines: list[str]) -> list[str]:
     return lines
 
 
-def reflowed_reading(lines: list[str]) -> list[str] | None:
-    """The other reading of lines :func:`unwrapped` took as cut by a console: the same text
-    reflowed by a mail at that width (which fills lines to it as well), its pieces joined with
-    the space a reflow takes out; None when :func:`unwrapped` saw no console's cut."""
+def other_reading(lines: list[str]) -> list[str] | None:
+    """The other way :func:`unwrapped`'s joins can be read where a console's cut and a mail's
+    reflow look alike (lines exactly a console's width long): lines it took as a console's
+    cut joined as a reflow (with the space a reflow takes out), or lines it took as a reflow
+    at a console's width joined as that console's cut (no space); None when it joined
+    neither way or the width is no console's."""
     longest = max((len(line) for line in lines), default=0)
-    if not _console_cut(lines, longest):
-        return None
-    return _joined(lines, lambda index: _reflow_break(lines[index], lines[index + 1], longest))
+    if _console_cut(lines, longest):
+        return _joined(lines, lambda index: _reflow_break(lines[index], lines[index + 1],
+                                                          longest))
+    if longest in TERMINAL_WIDTHS and _reflow_width(lines, longest):
+        return _joined(lines, lambda index: "" if len(lines[index]) == longest else None)
+    return None
 
 
 def _console_cut(lines: list[str], longest: int) -> bool:
