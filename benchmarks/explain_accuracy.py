@@ -196,9 +196,10 @@ scored 19/35 = 54.3% before any change, 27/35 after ten shapes (faiss and torchv
 builds, xFormers built for another PyTorch, NVRTC's builtins off the loader path, 'device
 kernel image is invalid' read first as an old driver, a failed PTX JIT's second reading,
 Windows' CUDA tensor sharing, a host compiler newer than nvcc, the linker's -lcuda, CMake's
-FindCUDA finding no toolkit). Pasted logs: a line exactly a console wide is also read as a
-mail's reflow, and a reflow is recognised down to 40 columns (the dev part reflowed at 80
-columns 811 -> 826, at 64 columns 813 -> 826; as collected 826). Dev
+FindCUDA finding no toolkit). Pasted logs: a line exactly a console wide is read both as a
+console's cut and as a mail's reflow, and a reflow is recognised down to 40 columns (the dev
+part reflowed at 80 columns 811 -> 826, at 64 columns 813 -> 826, cut at 80 825 -> 826; every
+form now scores as the logs as collected, 826). Dev
 826/992 = 83.3% (88.2%), decided right 379/389, leave-thread-out 667/992 = 67.2% (73.6%),
 with the questions answered 882/992 = 88.9%, old 48/51 (51/51). Test, read once at the end:
 358/477 = 75.1% (82.4%), decided right 159/167; its earlier rounds 347/458, round 21 11/19.
