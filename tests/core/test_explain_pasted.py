@@ -10,7 +10,7 @@ import json
 import pytest
 
 from wizard.core.explain import explain_log
-from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, other_reading, unwrapped
+from wizard.core.pasted_log import TERMINAL_WIDTHS, as_printed, unwrapped, unwrapped_readings
 
 CUDNN_LINE = ("2023-07-31 18:56:25.098058: W tensorflow/stream_executor/platform/default/"
               "dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: "
@@ -195,10 +195,10 @@ def test_a_reflowed_line_exactly_a_console_wide_is_read_both_ways() -> None:
     assert len(first) == 80
     lines = [first, "image is available for execution on the device"]
     assert unwrapped(lines)[0].endswith("kernelimage is available for execution on the device")
-    assert other_reading(lines)[0].endswith("kernel image is available for execution on the "
-                                               "device")
+    other = unwrapped_readings(lines)[1]
+    assert other[0].endswith("kernel image is available for execution on the device")
     assert codes("\n".join(lines), "linux")[0] == "compute_capability_unsupported"
-    assert other_reading(["a short line", "another"]) is None
+    assert unwrapped_readings(["a short line", "another"])[1] is None
 
 
 @pytest.mark.parametrize("width", [48, 56, 64])
@@ -222,5 +222,5 @@ def test_a_console_cut_taken_for_a_reflow_is_read_as_cut_too() -> None:
     lines = log.split("\n")
     assert len(lines[1]) == 80
     assert "Insuffic ient" in unwrapped(lines)[1]
-    assert "Insufficient Permissions" in other_reading(lines)[1]
+    assert "Insufficient Permissions" in unwrapped_readings(lines)[1][1]
     assert codes(log, "linux") == codes(log.replace("Insuffic\nient", "Insufficient"), "linux")

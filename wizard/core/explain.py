@@ -60,7 +60,7 @@ from wizard.core.model import (
     Step,
     worst_status,
 )
-from wizard.core.pasted_log import as_printed, other_reading, unwrapped
+from wizard.core.pasted_log import as_printed, unwrapped_readings
 from wizard.core.similar_reports import MIN_NEAREST, Report, SimilarIndex, likeliest
 from wizard.core.similar_reports import index as similar_index
 from wizard.resources import load_json
@@ -379,30 +379,28 @@ def _scan(text: str, tab: Table, shown: Optional[str] = None) -> tuple[list[_Hit
     keywords; repeated lines are looked at once. Where pieces of a
     line a console cut or a mail reflowed were joined (:func:`unwrapped`), both the joined line
     and the first piece as pasted are read: a join is a guess; so is a console's cut, which a
-    mail's reflow at the same width also looks like (:func:`other_reading`, read too).
+    mail's reflow at the same width also looks like (:func:`unwrapped_readings`, read too).
     ``shown`` is the text as written when ``text`` is its English reading: a hit's line is then
     taken from it."""
     pasted = _split(text)
-    lines = unwrapped(pasted)
+    lines, other = unwrapped_readings(pasted)
     written_pasted = _split(shown) if shown is not None and shown != text else pasted
     if len(written_pasted) != len(pasted):
         written_pasted = pasted
-    written = unwrapped(written_pasted) if written_pasted is not pasted else lines
-    reflowed = other_reading(pasted) if lines is not pasted else None
-    written_reflowed = (other_reading(written_pasted) if written_pasted is not pasted
-                        else reflowed)
+    written, written_other = (unwrapped_readings(written_pasted)
+                              if written_pasted is not pasted else (lines, other))
     seen: set[str] = set()
     hits: list[_Hit] = []
     keywords = tab.anchors or tab.keywords
     indexes = set(_candidate_lines(lines, keywords))
     if lines is not pasted:
         indexes.update(_candidate_lines(pasted, keywords))
-    if reflowed is not None:
-        indexes.update(_candidate_lines(reflowed, keywords))
+    if other is not None:
+        indexes.update(_candidate_lines(other, keywords))
     for index in sorted(indexes):
         readings = [(lines[index], written[index]), (pasted[index], written_pasted[index])]
-        if reflowed is not None and written_reflowed is not None:
-            readings.append((reflowed[index], written_reflowed[index]))
+        if other is not None and written_other is not None:
+            readings.append((other[index], written_other[index]))
         for read, as_written in _distinct(readings):
             line = _pasted(read[:MAX_LINE])
             if not line or line in seen:
@@ -1288,6 +1286,13 @@ def _tf_shown(facts: dict[str, _Hit]) -> Optional[str]:
     return None
 
 
+TELL_PARAMS = ("file", "cuda", "cudnn", "program", "pytorch_library", "extension", "operation",
+               "compiler")
+"""The finding's params a how-to-tell message (``explain.tell.<code>``) may use, beside what
+the log shows (``tf``, ``windows_path``, ``wsl_path``, ``os``) and the table's ``how_to_tell``
+values; a variant that names one of them is chosen only when the finding has it."""
+
+
 def _with_how_to_tell(finding: Finding, facts: dict[str, _Hit], os_kind: Optional[str],
                       decisive: bool) -> Finding:
     """``finding`` with ``params["how_to_tell"]``: the step that tells this cause from the
@@ -1295,9 +1300,7 @@ def _with_how_to_tell(finding: Finding, facts: dict[str, _Hit], os_kind: Optiona
     was decisive, ``params["decisive"] = False``."""
     code = finding.code if messages.has(f"explain.tell.{finding.code}") else "other"
     message_id = f"explain.tell.{code}"
-    values: dict[str, Any] = {k: finding.params[k]
-                              for k in ("file", "cuda", "cudnn", "program", "pytorch_library",
-                                        "extension", "operation", "compiler")
+    values: dict[str, Any] = {k: finding.params[k] for k in TELL_PARAMS
                               if finding.params.get(k)}
     if finding.params.get("files"):
         values["file"] = finding.params["files"][0]

@@ -116,28 +116,29 @@ def unwrapped(lines: list[str]) -> list[str]:
     again (:func:`_console_cut`, :func:`_reflow_width`). A joined line takes the first piece's
     place and the pieces after it stay as they were: line numbers do not change, and a log
     whose lines only look cut loses nothing."""
-    longest = max((len(line) for line in lines), default=0)
-    if _console_cut(lines, longest):
-        return _joined(lines, lambda index: "" if len(lines[index]) == longest else None)
-    width = _reflow_width(lines, longest)
-    if width:
-        return _joined(lines, lambda index: _reflow_break(lines[index], lines[index + 1], width))
-    return lines
+    return unwrapped_readings(lines)[0]
 
 
-def other_reading(lines: list[str]) -> list[str] | None:
-    """The other way :func:`unwrapped`'s joins can be read where a console's cut and a mail's
-    reflow look alike (lines exactly a console's width long): lines it took as a console's
-    cut joined as a reflow (with the space a reflow takes out), or lines it took as a reflow
-    at a console's width joined as that console's cut (no space); None when it joined
-    neither way or the width is no console's."""
+def unwrapped_readings(lines: list[str]) -> tuple[list[str], list[str] | None]:
+    """:func:`unwrapped`'s lines, and the other way its joins can be read where a console's
+    cut and a mail's reflow look alike (lines exactly a console's width long): lines taken as
+    a console's cut joined as a reflow (with the space a reflow takes out), or lines taken as
+    a reflow at a console's width joined as that console's cut (no space); None when it
+    joined neither way or the width is no console's."""
     longest = max((len(line) for line in lines), default=0)
+
+    def as_cut(index: int) -> str | None:
+        return "" if len(lines[index]) == longest else None
+
+    def as_reflow(index: int) -> str | None:
+        return _reflow_break(lines[index], lines[index + 1], longest)
+
     if _console_cut(lines, longest):
-        return _joined(lines, lambda index: _reflow_break(lines[index], lines[index + 1],
-                                                          longest))
-    if longest in TERMINAL_WIDTHS and _reflow_width(lines, longest):
-        return _joined(lines, lambda index: "" if len(lines[index]) == longest else None)
-    return None
+        return _joined(lines, as_cut), _joined(lines, as_reflow)
+    if _reflow_width(lines, longest):
+        other = _joined(lines, as_cut) if longest in TERMINAL_WIDTHS else None
+        return _joined(lines, as_reflow), other
+    return lines, None
 
 
 def _console_cut(lines: list[str], longest: int) -> bool:
