@@ -60,6 +60,11 @@ ROUNDS = {
     "recsys": "round 21", "quantum": "round 21", "physim": "round 21", "llmapps": "round 21",
     "difftrain": "round 21", "srcbuild": "round 21", "jaxgpu": "round 21",
     "torchgpu": "round 21", "ctkit": "round 21", "jetson": "round 21",
+    "tfsci": "round 22", "tfaudio": "round 22", "crackers": "round 22", "volunteer": "round 22",
+    "ideenv": "round 22", "quantlibs": "round 22", "nvforums": "round 22", "discuss": "round 22",
+    "tfeco": "round 22", "torcheco": "round 22", "openmmlab": "round 22", "win2": "round 22",
+    "whisper": "round 22", "cryoem": "round 22", "jvmml": "round 22", "videoai": "round 22",
+    "graphml": "round 22", "llmtrain": "round 22",
 }
 """The collection round of each file of data/explain-corpus: rounds 1-3 are the 415 logs the
 first tuning saw; round 4 was gathered for the causes that are hard to tell apart, round 5 for
