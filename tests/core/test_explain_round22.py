@@ -1,0 +1,104 @@
+"""Shapes written from round 22 of the explain corpus: each names its cause from the message's
+shape (operator, library and extension names as variables), and where one line has several
+readings they are ranked as the development threads ended. The logs here are other wordings
+of the same messages, not the corpus's own lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard.core.codes import message, render_fix_summary
+from wizard.core.explain import explain_log
+from wizard.core.messages import render
+
+LIGHTNING = (
+    "lightning_fabric.utilities.exceptions.MisconfigurationException: CUDAAccelerator can not "
+    "run on your system since the accelerator is not available. The following accelerator(s) "
+    "is available and can be passed into `accelerator` argument of `Trainer`: ['cpu'].")
+ORT_126 = (
+    'onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : '
+    'LoadLibrary failed with error 126 "" when trying to load '
+    '"C:\\app\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"')
+
+
+def codes(log: str, os_kind: str | None) -> list[str]:
+    return [f.code for f in explain_log(log, os_kind)]
+
+
+@pytest.mark.parametrize(("log", "os_kind", "code"), [
+    ("tensorflow.python.framework.errors_impl.NotFoundError: No registered 'Where' OpKernel "
+     "for GPU devices compatible with node {{node boolean_mask/Where}}", None,
+     "op_no_gpu_kernel"),
+    ("ImportError: /opt/cudnn/lib/libcudnn_adv_train.so.8: symbol cudnnRNNForward, version "
+     "libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8 with link time "
+     "reference", "linux", "cudnn_version_mismatch"),
+    ("OSError: /env/lib/libcublas.so.12: symbol cublasLtGetStatusString, version "
+     "libcublasLt.so.12 not defined in file libcublasLt.so.12 with link time reference",
+     "linux", "cuda_version_mismatch"),
+    (LIGHTNING, "linux", "gpu_not_listed_cpu_only_package"),
+    ("UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!", "linux",
+     "cuda_not_on_path"),
+    ("unable to execute 'nvcc': No such file or directory", "linux", "cuda_not_on_path"),
+    ("RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED", "windows",
+     "compute_capability_unsupported"),
+    ("ImportError: /home/u/venv/lib/python3.10/site-packages/torch_scatter/_scatter_cuda.so: "
+     "undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE", "linux",
+     "cuda_version_mismatch"),
+])
+def test_round_22_shapes_name_their_cause(log: str, os_kind: str | None, code: str) -> None:
+    assert codes(log, os_kind)[0] == code
+
+
+def test_the_operator_without_a_gpu_kernel_is_the_one_in_the_log() -> None:
+    finding = explain_log("No registered 'Size' OpKernel for GPU devices compatible with node "
+                          "module_apply_default/Prod = Size[T=DT_STRING]", "windows")[0]
+    assert finding.params["op"] == "Size"
+
+
+@pytest.mark.parametrize(("log", "extension"), [
+    ("ImportError: /usr/lib/python3/dist-packages/mmcv/_ext.cpython-38-x86_64-linux-gnu.so: "
+     "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs", "mmcv"),
+    ("OSError: /srv/env/site-packages/torch_cluster/_grid_cuda.so: undefined symbol: "
+     "_ZNK3c106Device3strEv", "torch_cluster"),
+])
+def test_an_extension_missing_a_pytorch_symbol_was_built_for_another_pytorch(
+        log: str, extension: str) -> None:
+    finding = explain_log(log, "linux")[0]
+    assert finding.code == "cuda_version_mismatch"
+    assert finding.params["extension"] == extension
+    for lang in ("en", "zh_CN"):
+        assert extension in render(message(finding.code, finding.params), lang)
+        assert extension in render_fix_summary(finding.code, finding.params, lang)
+
+
+def test_a_library_missing_a_symbol_of_its_own_is_not_an_extension() -> None:
+    # cuDNN's own sub-library missing a cuDNN symbol is two cuDNN copies mixed, not a build
+    log = ("libcudnn_cnn_train.so.8: undefined symbol: _ZN5cudnn3cnn34layerNormFwd_execute_"
+           "internal_implERKNS_7backend11VariantPackEP11CUstream_st")
+    finding = explain_log(log, "linux")[0]
+    assert finding.code == "cudnn_version_mismatch" and "extension" not in finding.params
+
+
+def test_onnx_runtimes_cuda_provider_that_does_not_load_ranks_the_cuda_major_first() -> None:
+    assert codes(ORT_126, "windows")[:3] == [
+        "cuda_version_mismatch", "cudnn_missing", "windows_dll_dependency_missing"]
+    # another program's DLL that fails the same way is still a missing dependency
+    other = 'LoadLibrary failed with error 126 "" when trying to load "C:\\app\\plugin.dll"'
+    assert codes(other, "windows")[0] == "windows_dll_dependency_missing"
+
+
+def test_custom_ops_built_without_cuda_point_at_cuda_home_then_a_toolkit() -> None:
+    findings = explain_log("Failed to load custom C++ ops. Running on CPU mode Only!", "linux")
+    assert [f.code for f in findings[:2]] == ["cuda_not_on_path", "cuda_not_installed"]
+    assert "CUDA_HOME" in render_fix_summary(findings[0].code, findings[0].params, "en")
+    assert "CUDA_HOME" in render_fix_summary(findings[0].code, findings[0].params, "zh_CN")
+
+
+def test_a_compiler_flag_that_names_ptxas_is_not_a_message_about_ptxas() -> None:
+    log = ("nvcc -I/usr/include/python3.8 -c k.cu -o build/k.o -arch=sm_52 -O "
+           "--ptxas-options=-v --compiler-options=-fPIC\n"
+           "unable to execute 'nvcc': No such file or directory\n"
+           "error: command 'nvcc' failed with exit status 1")
+    found = codes(log, "linux")
+    assert found[0] == "cuda_not_on_path" and "libdevice_or_ptxas_missing" not in found
+    assert codes("ptxas fatal : Value 'sm_90' is not defined for option 'gpu-name'", "linux")
