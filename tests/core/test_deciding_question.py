@@ -31,7 +31,7 @@ CASES = [
     ("cuda_toolkit", "windows",
      "'nvcc' is not recognized as an internal or external command,\n"
      "operable program or batch file.", "cuda_not_on_path", "cuda_not_installed"),
-    ("other_cudnn", "linux",
+    ("cudnn_installed", "linux",
      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
      "library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such "
      "file or directory", "cudnn_version_mismatch", "cudnn_missing"),
@@ -43,6 +43,15 @@ CASES = [
      "Could not load library cudnn_cnn_infer64_8.dll. Error code 126\n"
      "Please make sure cudnn_cnn_infer64_8.dll is in your library path!",
      "cudnn_partial_install", "zlibwapi_missing"),
+]
+
+
+# (question, OS, a log, the answer given before, first after yes, after no): questions that
+# settle what another's answer left open
+AFTER_AN_ANSWER = [
+    ("other_cudnn", "windows",
+     "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!",
+     "cudnn_installed", "cudnn_version_mismatch", "cudnn_partial_install"),
 ]
 
 
@@ -60,7 +69,8 @@ def test_every_question_names_known_codes_and_has_its_words_in_both_languages() 
             for lang in messages.LANGUAGES:
                 assert messages.has(message.id), message.id
                 assert messages.render(message, lang) != messages.MISSING
-    assert {q.id for q in deciding_question.questions()} == {case[0] for case in CASES}
+    asked = {case[0] for case in CASES} | {case[0] for case in AFTER_AN_ANSWER}
+    assert {q.id for q in deciding_question.questions()} == asked
 
 
 @pytest.mark.parametrize(("question_id", "os_kind", "log", "after_yes", "after_no"), CASES)
@@ -76,6 +86,30 @@ def test_the_answer_settles_the_two_most_likely_causes(
         assert codes(answered)[0] == first, (value, codes(answered))
         follow_up = explain.question_for(answered, [fact])
         assert follow_up is None or follow_up.id != question_id  # never asked twice
+
+
+@pytest.mark.parametrize(("question_id", "os_kind", "log", "given", "after_yes", "after_no"),
+                         AFTER_AN_ANSWER)
+def test_an_answer_can_leave_a_question_that_settles_the_rest(
+        question_id: str, os_kind: str, log: str, given: str, after_yes: str,
+        after_no: str) -> None:
+    findings = explain.explain_log(log, os_kind, machine=[given])
+    asked = explain.question_for(findings, [given])
+    assert asked is not None and asked.id == question_id, codes(findings)
+    for value, first in ((YES, after_yes), (NO, after_no)):
+        facts = [given, asked.answer(value).fact]
+        assert codes(explain.explain_log(log, os_kind, machine=facts))[0] == first, value
+
+
+def test_no_cudnn_at_all_settles_a_cudnn_library_that_is_not_located() -> None:
+    # with round 22, most development threads of this line had no cuDNN of that major at all
+    log = "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!"
+    findings = explain.explain_log(log, "windows")
+    assert codes(findings)[0] == "cudnn_missing"
+    assert explain.question_for(findings).id == "cudnn_installed"
+    answered = explain.explain_log(log, "windows", machine=["no_cudnn"])
+    assert codes(answered)[0] == "cudnn_missing"
+    assert explain.question_for(answered, ["no_cudnn"]) is None
 
 
 def test_a_decided_log_asks_nothing() -> None:
@@ -194,19 +228,21 @@ def test_a_gpu_name_that_says_nothing_is_refused(capsys, tmp_path, lang: str, wo
 
 
 @pytest.mark.parametrize(("profile", "answered"), [
-    ("linux-container-no-gpu-passthrough", {"in_container", "python_64bit"}),
-    ("linux-dual-4090-healthy", {"not_in_container", "python_64bit"}),
-    ("win-cuda-not-installed", {"no_cuda_toolkit", "python_64bit", "no_other_cuda",
+    ("linux-container-no-gpu-passthrough", {"in_container", "python_64bit", "cudnn_installed"}),
+    ("linux-dual-4090-healthy", {"not_in_container", "python_64bit", "cudnn_installed"}),
+    ("win-cuda-not-installed", {"no_cuda_toolkit", "python_64bit", "no_other_cuda", "no_cudnn",
                                 "no_other_cudnn"}),
     ("win-cuda112-not-on-path", {"cuda_toolkit_installed", "python_64bit", "no_other_cuda",
-                                 "no_other_cudnn"}),
+                                 "cudnn_installed", "no_other_cudnn"}),
     ("win-cuda12-instead-of-112", {"cuda_toolkit_installed", "python_64bit",
-                                   "other_cuda_installed", "other_cudnn_installed"}),
+                                   "other_cuda_installed", "cudnn_installed",
+                                   "other_cudnn_installed"}),
     ("linux-cudnn805-mismatch", {"cuda_toolkit_installed", "not_in_container", "python_64bit",
-                                 "no_other_cuda", "other_cudnn_installed"}),
-    ("linux-tf221-and-cuda-healthy", {"not_in_container", "python_64bit"}),  # CUDA from wheels
+                                 "no_other_cuda", "cudnn_installed", "other_cudnn_installed"}),
+    # CUDA and cuDNN from the framework's wheels
+    ("linux-tf221-and-cuda-healthy", {"not_in_container", "python_64bit", "cudnn_installed"}),
     ("win-cudnn89-no-zlibwapi", {"cuda_toolkit_installed", "python_64bit", "no_other_cuda",
-                                 "no_zlibwapi"}),
+                                 "cudnn_installed", "no_zlibwapi"}),
 ])
 def test_the_checked_machine_answers_questions_itself(profile: str, answered: set[str]) -> None:
     from pathlib import Path

@@ -471,10 +471,10 @@ def _press_ctrl_e(qtbot, wiz):
 
 @pytest.mark.parametrize("profile, os_kind, tf, python, facts", [
     ("gui-win-cudnn-missing", "windows", "2.10.0", "3.9.13",
-     ["nvidia_gpu", "driver_loaded", "cuda_toolkit_installed", "python_64bit", "no_other_cuda",
-      "no_other_cudnn"]),
+     ["nvidia_gpu", "driver_loaded", "cuda_toolkit_installed", "python_64bit", "no_cudnn",
+      "no_other_cuda", "no_other_cudnn"]),
     ("gui-linux-no-gpu", "linux", "", "3.12.3", ["no_nvidia_gpu", "not_in_container",
-                                                 "no_cuda_toolkit", "python_64bit"]),
+                                                 "no_cuda_toolkit", "python_64bit", "no_cudnn"]),
 ])
 def test_the_summary_opens_it_preselected_from_the_checked_machine(
         qtbot, make_wizard, profile, os_kind, tf, python, facts):

@@ -1973,9 +1973,9 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
 def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
     """The questions' answers the layers read on the machine: inside a container or not (the
     driver layer, Linux), a CUDA Toolkit installed or no CUDA at all (the cuda layer), the
-    environment's Python 64- or 32-bit (the tensorflow layer's probe), zlibwapi.dll found or
-    not (the cudnn layer, Windows), a CUDA or cuDNN of another version than the target's
-    (:data:`_OTHER_VERSION_ANSWERS`)."""
+    environment's Python 64- or 32-bit (the tensorflow layer's probe), any cuDNN found or none
+    and zlibwapi.dll found or not (the cudnn layer), a CUDA or cuDNN of another version than
+    the target's (:data:`_OTHER_VERSION_ANSWERS`)."""
     facts: list[str] = []
     driver = results.get("driver")
     if driver is not None and "in_container" in driver.facts:
@@ -1991,6 +1991,7 @@ def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
     bits = tensorflow.facts.get("python_bits") if tensorflow is not None else None
     if bits in (32, 64):
         facts.append(f"python_{bits}bit")
+    facts += _cudnn_answer(results.get("cudnn"))
     facts += _zlibwapi_answer(results.get("cudnn"))
     for layer, mismatch, absent, other, none_other in _OTHER_VERSION_ANSWERS:
         result = results.get(layer)
@@ -2002,6 +2003,14 @@ def _answered_by_machine(results: Mapping[str, LayerResult]) -> list[str]:
         elif result.status == OK or (codes and codes <= absent):
             facts.append(none_other)
     return facts
+
+
+def _cudnn_answer(cudnn: Optional[LayerResult]) -> list[str]:
+    """Whether any cuDNN is installed, of whatever version, as the cudnn layer found them."""
+    installs = cudnn.facts.get("installs") if cudnn is not None else None
+    if not isinstance(installs, list):
+        return []
+    return ["cudnn_installed"] if installs else ["no_cudnn"]
 
 
 def _zlibwapi_answer(cudnn: Optional[LayerResult]) -> list[str]:
