@@ -102,3 +102,10 @@ def test_a_compiler_flag_that_names_ptxas_is_not_a_message_about_ptxas() -> None
     found = codes(log, "linux")
     assert found[0] == "cuda_not_on_path" and "libdevice_or_ptxas_missing" not in found
     assert codes("ptxas fatal : Value 'sm_90' is not defined for option 'gpu-name'", "linux")
+
+
+def test_onnx_runtimes_cuda_path_line_ranks_the_cuda_then_the_cudnn() -> None:
+    log = ("[E:onnxruntime:Default, provider_bridge_ort.cc:1862 onnxruntime::TryGetProviderInfo_"
+           "CUDA] CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct "
+           "version of CUDA and cuDNN as mentioned in the GPU requirements page")
+    assert codes(log, "windows")[:2] == ["cuda_version_mismatch", "cudnn_version_mismatch"]
