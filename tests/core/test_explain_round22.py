@@ -109,3 +109,17 @@ def test_onnx_runtimes_cuda_path_line_ranks_the_cuda_then_the_cudnn() -> None:
            "CUDA] CUDA_PATH is set but CUDA wasn't able to be loaded. Please install the correct "
            "version of CUDA and cuDNN as mentioned in the GPU requirements page")
     assert codes(log, "windows")[:2] == ["cuda_version_mismatch", "cudnn_version_mismatch"]
+
+
+def test_a_dll_that_does_not_load_ranks_the_cuda_build_and_the_dll_path_after_it() -> None:
+    log = ("FileNotFoundError: Could not find module 'C:\\app\\venv\\Lib\\site-packages\\kernels\\"
+           "lib\\kernels.dll' (or one of its dependencies). Try using the full path with "
+           "constructor syntax.")
+    findings = explain_log(log, "windows")
+    assert [f.code for f in findings[:3]] == [
+        "windows_dll_dependency_missing", "cuda_version_mismatch", "cuda_not_on_path"]
+    # the question it asks settles the CUDA build either way
+    from wizard.core.explain import question_for
+    assert question_for(findings).id == "other_cuda"
+    answered = explain_log(log, "windows", machine=["other_cuda_installed"])
+    assert answered[0].code == "cuda_version_mismatch"
