@@ -92,6 +92,8 @@ def test_custom_ops_built_without_cuda_point_at_cuda_home_then_a_toolkit() -> No
     assert [f.code for f in findings[:2]] == ["cuda_not_on_path", "cuda_not_installed"]
     assert "CUDA_HOME" in render_fix_summary(findings[0].code, findings[0].params, "en")
     assert "CUDA_HOME" in render_fix_summary(findings[0].code, findings[0].params, "zh_CN")
+    # setting CUDA_HOME is not enough: the extension must be compiled again
+    assert "explain.rebuild_extension" in [step.key for step in findings[0].fix.steps]
 
 
 def test_a_compiler_flag_that_names_ptxas_is_not_a_message_about_ptxas() -> None:
