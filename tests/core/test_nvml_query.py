@@ -268,7 +268,9 @@ def test_library_names_are_the_ones_pynvml_loads() -> None:
     if sys.platform == "win32":
         assert '"System32/nvml.dll"' in source and '"NVIDIA Corporation/NVSMI/nvml.dll"' in source
     else:
-        assert nvml_library_candidates() == ["libnvidia-ml.so.1"]
+        # pynvml's own name first, then the driver folders it does not search (NixOS)
+        assert nvml_library_candidates() == [
+            "libnvidia-ml.so.1", "/run/opengl-driver/lib/libnvidia-ml.so.1"]
         assert 'CDLL("libnvidia-ml.so.1")' in source
 
 
@@ -312,3 +314,33 @@ def test_fresh_process_with_a_library_goes_through_pynvml(tmp_path) -> None:
     assert imported is True
     assert answer["error"] is None
     assert [gpu["name"] for gpu in answer["gpus"]] == ["NVIDIA GeForce RTX 4090"]
+
+
+@pytest.mark.skipif(standin.compiler() is None, reason="no C compiler for the stand-in NVML")
+@pytest.mark.parametrize("where", ["query", "session"])
+def test_nvml_in_a_driver_folder_off_the_loader_path_is_read(tmp_path, where: str) -> None:
+    """NixOS keeps the driver's libraries in /run/opengl-driver/lib, which the loader does not
+    search for a program Nix did not build: the check and the monitor still read NVML there,
+    through the real binding, with no LD_LIBRARY_PATH (the folder is a stand-in here)."""
+    libdir = standin.build(tmp_path / "run" / "opengl-driver" / "lib")
+    config = tmp_path / "nvml.cfg"
+    standin.write_config(config, "count 1\ng0.name NVIDIA GeForce RTX 3090\n"
+                                 "g0.mem_total 25769803776\n")
+    env = standin.environment(libdir, config)
+    env.pop("LD_LIBRARY_PATH")
+    read = {"query": "[gpu['name'] for gpu in nvml.query_nvml()['gpus']]",
+            "session": "(lambda s: [s.sample(), [g['name'] for g in s.static()]][1])"
+                       "(nvml_session.NvmlSession())"}[where]
+    code = (
+        "import json, sys\n"
+        "from wizard.core.host import nvml, nvml_session\n"
+        "print(json.dumps(nvml.query_nvml()['error']))\n"
+        "nvml.DRIVER_LIBRARY_DIRS = (sys.argv[1],)\n"
+        f"print(json.dumps({read}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(libdir)], capture_output=True,
+                          text=True, timeout=60, env=env, cwd=standin.REPO_ROOT)
+    assert done.returncode == 0, done.stderr
+    before, names = map(json.loads, done.stdout.strip().splitlines()[-2:])
+    assert before == "library_not_found"  # the loader alone does not find it
+    assert names == ["NVIDIA GeForce RTX 3090"]

@@ -26,7 +26,10 @@ def build(folder: Path, old_driver: bool = False) -> Path:
     if cc is None:
         raise RuntimeError("no C compiler")
     folder.mkdir(parents=True, exist_ok=True)
-    argv = [cc, "-shared", "-fPIC", "-O2", "-o", str(folder / "libnvidia-ml.so.1"), str(SOURCE)]
+    # the soname the real library has: a process that loaded it by its full path finds it again
+    # under that name (what NVML read from a NixOS driver folder relies on)
+    argv = [cc, "-shared", "-fPIC", "-O2", "-Wl,-soname,libnvidia-ml.so.1", "-o",
+            str(folder / "libnvidia-ml.so.1"), str(SOURCE)]
     if old_driver:
         argv.insert(1, "-DSTANDIN_OLD_DRIVER")
     subprocess.run(argv, check=True, capture_output=True, timeout=120)

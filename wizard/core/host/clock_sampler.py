@@ -15,7 +15,7 @@ import time
 from types import ModuleType
 from typing import Any, Optional
 
-from wizard.core.host.nvml import _text, error_kind
+from wizard.core.host.nvml import _text, error_kind, load_nvml_library
 
 # nvmlClocksEventReason* (formerly nvmlClocksThrottleReason*) bits
 REASONS = {
@@ -70,6 +70,8 @@ class ClockSampler:
                 nvml = self.module
             else:
                 import pynvml as nvml
+
+                load_nvml_library()  # where pynvml alone would not find it (NixOS)
         except ImportError as exc:
             self.error = f"nvidia-ml-py is not installed: {exc}"
             return

@@ -101,28 +101,32 @@ def _query(module: Optional[ModuleType]) -> dict[str, Any]:
 LIBRARY_NOT_FOUND = {"error": "library_not_found", "detail": "NVML Shared Library Not Found"}
 
 
+LINUX_NVML = "libnvidia-ml.so.1"
+DRIVER_LIBRARY_DIRS = ("/run/opengl-driver/lib",)
+"""Where a distribution that keeps the driver's libraries off the loader's default path puts
+them (NixOS: /run/opengl-driver/lib, which only programs built by Nix search)."""
+
+
 def nvml_library_candidates() -> list[str]:
     """The names pynvml's ``_LoadNvmlLibrary`` gives the loader, in its order (Windows
-    variables ignore case: ``PROGRAMFILES`` is its ``ProgramFiles``)."""
+    variables ignore case: ``PROGRAMFILES`` is its ``ProgramFiles``); on Linux then the library
+    in :data:`DRIVER_LIBRARY_DIRS`, which pynvml does not look for."""
     if sys.platform[:3] == "win":
         return [
             os.path.join(os.getenv("WINDIR", "C:/Windows"), "System32/nvml.dll"),
             os.path.join(os.getenv("PROGRAMFILES", "C:/Program Files"),
                          "NVIDIA Corporation/NVSMI/nvml.dll"),
         ]
-    return ["libnvidia-ml.so.1"]
+    return [LINUX_NVML, *(os.path.join(folder, LINUX_NVML) for folder in DRIVER_LIBRARY_DIRS)]
 
 
-def _library_loadable() -> bool:
-    """False when the loader finds no NVML library under the names pynvml would ask for, so
-    nvmlInit could only raise NVMLError_LibraryNotFound.
+def load_nvml_library() -> Optional[str]:
+    """Load the first NVML library the loader opens (:func:`nvml_library_candidates`) and say
+    which; None when none opens.
 
-    On a machine without an NVIDIA driver this answers without importing pynvml, whose import
-    (about 10 ms: its 330 kB module and ctypes.util) was most of the gpu layer's time. When the
-    binding is not installed, or already imported (tests patch it), pynvml itself decides, as
-    before. Loading the library here is harmless: pynvml's own load then finds it loaded."""
-    if "pynvml" in sys.modules or importlib.util.find_spec("pynvml") is None:
-        return True
+    Loaded by its full path, a library answers pynvml's own ``CDLL("libnvidia-ml.so.1")``
+    afterwards: the loader matches an object already loaded by its soname. So NVML is read on
+    NixOS without LD_LIBRARY_PATH. Loading it is harmless where pynvml would load it anyway."""
     import ctypes
 
     for name in nvml_library_candidates():
@@ -130,8 +134,21 @@ def _library_loadable() -> bool:
             ctypes.CDLL(name)
         except OSError:
             continue
+        return name
+    return None
+
+
+def _library_loadable() -> bool:
+    """False when the loader opens no NVML library (:func:`load_nvml_library`), so nvmlInit
+    could only raise NVMLError_LibraryNotFound.
+
+    On a machine without an NVIDIA driver this answers without importing pynvml, whose import
+    (about 10 ms: its 330 kB module and ctypes.util) was most of the gpu layer's time. When the
+    binding is not installed, or already imported (tests patch it), pynvml itself decides, as
+    before."""
+    if "pynvml" in sys.modules or importlib.util.find_spec("pynvml") is None:
         return True
-    return False
+    return load_nvml_library() is not None
 
 
 def _import_pynvml() -> ModuleType:

@@ -25,7 +25,7 @@ import time
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from wizard.core.host.nvml import is_laptop_name
+from wizard.core.host.nvml import is_laptop_name, load_nvml_library
 
 # NVML return codes (nvml.h) -> the kinds the monitor's messages name.
 ERROR_KINDS: dict[int, str] = {
@@ -121,6 +121,7 @@ class NvmlSession:
             else:
                 import pynvml
 
+                load_nvml_library()  # where pynvml alone would not find it (NixOS)
                 self._nvml = pynvml
         return self._nvml
 
