@@ -125,3 +125,25 @@ def test_a_dll_that_does_not_load_ranks_the_cuda_build_and_the_dll_path_after_it
     assert question_for(findings).id == "other_cuda"
     answered = explain_log(log, "windows", machine=["other_cuda_installed"])
     assert answered[0].code == "cuda_version_mismatch"
+
+
+NIX_RUN = """\
+[nix-shell:~/project]$ python train.py
+Traceback (most recent call last):
+RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU \
+and installed a driver from http://www.nvidia.com/Download/index.aspx
+"""
+
+
+def test_under_nix_cuda_failing_to_start_is_the_driver_folder_off_the_loader_path() -> None:
+    finding = explain_log(NIX_RUN, "linux")[0]
+    assert finding.code == "cuda_not_on_path"
+    assert finding.params["driver_folder"] == "/run/opengl-driver/lib"
+    assert "export LD_LIBRARY_PATH=/run/opengl-driver/lib:$LD_LIBRARY_PATH" in \
+        finding.fix.commands
+    for lang in ("en", "zh_CN"):
+        assert "/run/opengl-driver/lib" in render(message(finding.code, finding.params), lang)
+        assert "LD_LIBRARY_PATH" in render_fix_summary(finding.code, finding.params, lang)
+    # the same error elsewhere is the driver
+    elsewhere = NIX_RUN.replace("[nix-shell:~/project]$ ", "$ ")
+    assert explain_log(elsewhere, "linux")[0].code != "cuda_not_on_path"

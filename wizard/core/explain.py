@@ -1287,7 +1287,7 @@ def _tf_shown(facts: dict[str, _Hit]) -> Optional[str]:
 
 
 TELL_PARAMS = ("file", "cuda", "cudnn", "program", "pytorch_library", "extension", "operation",
-               "compiler")
+               "compiler", "driver_folder")
 """The finding's params a how-to-tell message (``explain.tell.<code>``) may use, beside what
 the log shows (``tf``, ``windows_path``, ``wsl_path``, ``os``) and the table's ``how_to_tell``
 values; a variant that names one of them is chosen only when the finding has it."""
