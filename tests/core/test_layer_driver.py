@@ -481,3 +481,21 @@ def test_windows_nvml_no_permission_does_not_talk_about_dev_nodes() -> None:
     (finding,) = result.findings
     assert finding.code == "permission_denied_dev_nvidia"
     assert "/dev" not in finding.message()
+
+
+@pytest.mark.parametrize(("profile", "folder"), [
+    ("linux-nixos-driver-folder-off-path", "/run/opengl-driver/lib"),
+    ("linux-tf221-and-cuda-healthy", None),
+])
+def test_the_driver_folder_nixos_keeps_off_the_loader_path_is_a_fact(profile: str,
+                                                                       folder: Optional[str]):
+    from pathlib import Path
+
+    from wizard.core import explain
+    from wizard.core.diagnose import run_check
+
+    path = Path(__file__).resolve().parents[1] / "profiles" / f"{profile}.json"
+    report = run_check(ReplayHost.from_file(path))
+    assert report.layer("driver").facts["driver_folder"] == folder
+    facts = explain.machine_facts({layer.layer: layer for layer in report.layers})
+    assert ("driver_in_nix_folder" in facts) is (folder is not None)

@@ -144,3 +144,21 @@ def test_mutated_profiles_agree_with_themselves_too() -> None:
             bad.append(f"{label}: ready={report.ready} blocking={blocking}")
     assert not bad, "\n".join(bad[:10])
     assert checked > 100
+
+
+def test_a_log_lines_pip_fix_runs_the_environments_own_pip(tmp_path: Path) -> None:
+    """A signature's fix, written for a log read without its environment, says ``pip install``;
+    in a report it addresses the checked environment's interpreter."""
+    profile = json.loads((REPO_ROOT / "tests" / "profiles" / "linux-tf221-and-cuda-healthy.json")
+                         .read_text(encoding="utf-8"))
+    probe = profile["pythons"][0]["probe"]
+    probe["tensorflow"]["gpus"] = []
+    probe["log"] = ("W0000 00:00:1732874535.117093 48213 cudart_stub.cc:29] Could not find cuda "
+                    "drivers on your machine, GPU will not be used.\n")
+    path = tmp_path / "profile.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    _, report = check_json(path)
+    commands = [c for layer in report["layers"] for f in layer["findings"]
+                for c in f["fix"]["commands"] if "pip" in c]
+    assert commands and not [c for c in commands if BARE_PIP.search(c)], commands
+    assert all(c.startswith('"/home/me/venvs/tf/bin/python" -m pip ') for c in commands)

@@ -947,13 +947,14 @@ def _without_harmless_shapes(hits: list[_Hit], harmless: list[_Hit]) -> list[_Hi
 
 
 MACHINE_FACTS = ("checked", "nvidia_gpu", "no_nvidia_gpu", "driver_loaded", "driver_too_old",
-                 "driver_library_mismatch")
+                 "driver_library_mismatch", "driver_in_nix_folder")
 """What ``check`` may tell :func:`explain_log` of the machine (``machine:<name>`` facts).
 ``checked``: the machine itself was checked (``check``, the GUI), so candidates guessed from a
 log's silence are left to the layers, which read the versions themselves. ``driver_too_old``,
 ``driver_library_mismatch``: the driver layer found the driver older than the target's CUDA
 needs, or its library and kernel module of different versions, which explains what CUDA then
-answers (error 803) better than a guess from the log."""
+answers (error 803) better than a guess from the log. ``driver_in_nix_folder``: the driver's
+libraries are where NixOS keeps them (/run/opengl-driver/lib), which counts as a log under Nix."""
 DECISIVE_SCORE = 75
 DECISIVE_GAP = 20
 """A ranking is decisive when its first finding scores at least ``DECISIVE_SCORE`` and leads the
@@ -1004,7 +1005,8 @@ def _add_known(facts: dict[str, _Hit], given: Given, machine: Iterable[str]) -> 
 
 
 SAID_LIKE_THE_LOG = {"in_container": "in_container", "no_cuda_toolkit": "cuda_folder_absent",
-                     "python_32bit": "python_32bit_shown"}
+                     "python_32bit": "python_32bit_shown",
+                     "driver_in_nix_folder": "nix_environment"}
 """Facts the user's answer (or the checked machine) gives, and the log fact each counts as:
 "it ran inside a container" brings in the candidates a container line would (a driver that
 looks absent there is the container's); "no CUDA Toolkit" those of a log that shows no CUDA
@@ -1967,6 +1969,8 @@ def machine_facts(results: Mapping[str, LayerResult]) -> list[str]:
         facts.append("driver_too_old")
     if "nvml_driver_library_mismatch" in shown:
         facts.append("driver_library_mismatch")
+    if driver is not None and driver.facts.get("driver_folder"):
+        facts.append("driver_in_nix_folder")
     return facts + _answered_by_machine(results)
 
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any, Optional
 
 from wizard.core import knowledge
+from wizard.core.host.nvml import DRIVER_LIBRARY_DIRS
 from wizard.core.layers import CheckContext
 from wizard.core.layers.gpu import SMI_TIMEOUT, Inventory, inventory
 from wizard.core.messages import Message, has, msg
@@ -96,6 +97,13 @@ def _device_nodes(ctx: CheckContext) -> list[str]:
     return ctx.host.glob("/dev", "nvidia*")
 
 
+def _driver_folder(ctx: CheckContext) -> Optional[str]:
+    """The folder off the loader's default path that holds the driver's libcuda.so.1 (NixOS:
+    /run/opengl-driver/lib), where there is one: programs not built there do not search it."""
+    return next((folder for folder in DRIVER_LIBRARY_DIRS
+                 if ctx.host.exists(f"{folder}/libcuda.so.1")), None)
+
+
 def _in_container(ctx: CheckContext) -> bool:
     host = ctx.host
     if host.exists("/.dockerenv") or host.exists("/run/.containerenv"):
@@ -155,6 +163,7 @@ def check(ctx: CheckContext) -> LayerResult:
         facts["kernel_module_version"] = _kernel_module_version(ctx)
         facts["device_nodes"] = _device_nodes(ctx)
         facts["in_container"] = _in_container(ctx)
+        facts["driver_folder"] = _driver_folder(ctx)
     findings: list[Finding] = []
     if platform.wsl:
         findings += _wsl_findings(ctx, inv, working=driver is not None)

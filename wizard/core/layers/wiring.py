@@ -81,10 +81,24 @@ _PIP_LINE = re.compile(r'^(?:"[^"]+"|\S+)\s+-m\s+pip\s+install\s|^conda run -p "
                        r'-m pip install\s')
 
 
+_BARE_PIP = re.compile(r"^\s*pip3?\s+(?:install|uninstall)\b")
+
+
 def wire_result(ctx: CheckContext, result: LayerResult) -> LayerResult:
     """``result`` with each failure given its action or its reason (in place; returned)."""
-    result.findings = [wire(ctx, finding) for finding in result.findings]
+    result.findings = [wire(ctx, _own_pip(ctx, finding)) for finding in result.findings]
     return result
+
+
+def _own_pip(ctx: CheckContext, finding: Finding) -> Finding:
+    """A finding whose commands run the environment's own pip: a bare ``pip install`` (the
+    fix of a log line's signature, read without knowing the environment) may be another
+    Python's."""
+    commands = finding.fix.commands
+    if not any(_BARE_PIP.match(command) for command in commands):
+        return finding
+    own = tuple(env_pip(ctx, c) if _BARE_PIP.match(c) else c for c in commands)
+    return replace(finding, fix=replace(finding.fix, commands=own))
 
 
 def wire_all(ctx: CheckContext) -> None:
