@@ -147,3 +147,13 @@ def test_under_nix_cuda_failing_to_start_is_the_driver_folder_off_the_loader_pat
     # the same error elsewhere is the driver
     elsewhere = NIX_RUN.replace("[nix-shell:~/project]$ ", "$ ")
     assert explain_log(elsewhere, "linux")[0].code != "cuda_not_on_path"
+
+
+def test_cuda_error_802_says_the_fabric_manager_and_its_version() -> None:
+    finding = explain_log("RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 802: "
+                          "system not yet initialized", "linux")[0]
+    assert finding.code == "gpu_without_driver"
+    for lang in ("en", "zh_CN"):
+        assert "NVIDIA Fabric Manager" in render(message(finding.code, finding.params), lang)
+        fix = render_fix_summary(finding.code, finding.params, lang)
+        assert "NVIDIA Fabric Manager" in fix and "nvidia-fabricmanager-535" in fix
