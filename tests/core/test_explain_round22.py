@@ -157,3 +157,13 @@ def test_cuda_error_802_says_the_fabric_manager_and_its_version() -> None:
         assert "NVIDIA Fabric Manager" in render(message(finding.code, finding.params), lang)
         fix = render_fix_summary(finding.code, finding.params, lang)
         assert "NVIDIA Fabric Manager" in fix and "nvidia-fabricmanager-535" in fix
+
+
+@pytest.mark.parametrize(("log", "code"), [
+    ("RuntimeError: cuBLAS failed with status\nCUBLAS_STATUS_NOT_SUPPORTED",
+     "compute_capability_unsupported"),
+    ("OSError:\n~/env/lib/python3.8/site-packages/torch_sparse/_convert_cuda.so:\n"
+     "undefined symbol: _ZN3c106detail14torchCheckFailEPKcS2_jRKSs", "cuda_version_mismatch"),
+])
+def test_a_mail_that_wrapped_the_line_still_names_the_cause(log: str, code: str) -> None:
+    assert codes(log, "linux")[0] == code
