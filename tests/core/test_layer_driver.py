@@ -499,3 +499,10 @@ def test_the_driver_folder_nixos_keeps_off_the_loader_path_is_a_fact(profile: st
     assert report.layer("driver").facts["driver_folder"] == folder
     facts = explain.machine_facts({layer.layer: layer for layer in report.layers})
     assert ("driver_in_nix_folder" in facts) is (folder is not None)
+    if folder:
+        # what CUDA failing to start is there, and the fix the wizard runs: the folder added
+        # to LD_LIBRARY_PATH for new terminals
+        finding = next(f for f in report.layer("cuda").findings if f.code == "cuda_not_on_path")
+        assert finding.params["driver_folder"] == folder
+        assert (finding.fix.action, finding.fix.action_params) == (
+            "set_env", {"name": "LD_LIBRARY_PATH", "append": folder})

@@ -153,6 +153,10 @@ Action = tuple[str, dict[str, Any]]
 
 
 def _action(ctx: CheckContext, finding: Finding) -> Optional[Action]:
+    folder = finding.params.get("driver_folder")
+    if finding.code == "cuda_not_on_path" and folder and not ctx.host.is_windows:
+        # the driver's folder a distribution keeps off the loader path (NixOS)
+        return "set_env", {"name": "LD_LIBRARY_PATH", "append": str(folder)}
     if finding.code in CUDA_CODES:
         return _cuda_action(ctx, finding)
     if finding.code in TF_INSTALL_CODES:
