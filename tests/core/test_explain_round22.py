@@ -169,12 +169,16 @@ def test_a_mail_that_wrapped_the_line_still_names_the_cause(log: str, code: str)
     assert codes(log, "linux")[0] == code
 
 
+CMAKE_NOTFOUND = """\
+CMake Error: The following variables are used in this project, but they are set to NOTFOUND.
+Please set them or make sure they are set and tested correctly in the CMake files:
+CUDA_CUDA_LIBRARY (ADVANCED)
+    linked by target "gpu_kernels" in directory /build/src
+"""
+
+
 def test_cmake_without_the_drivers_library_is_a_build_without_gpu_access_then_no_driver() -> None:
-    log = ("CMake Error: The following variables are used in this project, but they are set to "
-           "NOTFOUND.\nPlease set them or make sure they are set and tested correctly in the "
-           "CMake files:\nCUDA_CUDA_LIBRARY (ADVANCED)\n    linked by target \"gpu_kernels\" in "
-           "directory /build/src")
-    findings = explain_log(log, "linux")
+    findings = explain_log(CMAKE_NOTFOUND, "linux")
     assert [f.code for f in findings[:2]] == [
         "container_no_gpu_passthrough", "no_driver_or_nvidia_smi_missing"]
     assert "explain.cmake_cuda_stub" in [step.key for step in findings[0].fix.steps]
