@@ -203,6 +203,17 @@ form now scores as the logs as collected, 826). Dev
 826/992 = 83.3% (88.2%), decided right 379/389, leave-thread-out 667/992 = 67.2% (73.6%),
 with the questions answered 882/992 = 88.9%, old 48/51 (51/51). Test, read once at the end:
 358/477 = 75.1% (82.4%), decided right 159/167; its earlier rounds 347/458, round 21 11/19.
+Round 22 (61 new logs from 19 collectors in three waves, 44 dev / 17 test, 12 rows dropped
+before any was explained): the new dev logs scored 28/44 = 63.6% before any change, 39/44
+after eleven shapes (TF 1's OpKernel without a GPU kernel, glibc's symbol versions, Lightning's
+accelerator check, custom ops built CPU-only, distutils' nvcc not found, CTranslate2's cuBLAS
+NOT_SUPPORTED, ONNX Runtime's provider DLL and CUDA_PATH lines, PyTorch extensions missing a
+c10 symbol, CMake's CUDA_CUDA_LIBRARY, Nix's driver folder), two corrected readings (compiler
+flags are no messages; a cuDNN DLL "not located" is most often no cuDNN at all) and a question
+(is any cuDNN installed?). Dev 867/1036 = 83.7% (88.9%), decided right 397/407,
+leave-thread-out 696/1036 = 67.2% (73.2%), with the questions answered 929/1036 = 89.7%, every
+pasted form 867, old 48/51 (51/51). Test, read once at the end: 366/494 = 74.1% (81.6%),
+decided right 165/173; its earlier rounds 356/477 (the cuDNN reading cost two), round 22 10/17.
 """
 
 from __future__ import annotations

@@ -141,6 +141,9 @@ def test_under_nix_cuda_failing_to_start_is_the_driver_folder_off_the_loader_pat
     assert finding.params["driver_folder"] == "/run/opengl-driver/lib"
     assert "export LD_LIBRARY_PATH=/run/opengl-driver/lib:$LD_LIBRARY_PATH" in \
         finding.fix.commands
+    # the fix the wizard can run: the folder added to LD_LIBRARY_PATH for new terminals
+    assert (finding.fix.action, finding.fix.action_params) == (
+        "set_env", {"name": "LD_LIBRARY_PATH", "append": "/run/opengl-driver/lib"})
     for lang in ("en", "zh_CN"):
         assert "/run/opengl-driver/lib" in render(message(finding.code, finding.params), lang)
         assert "LD_LIBRARY_PATH" in render_fix_summary(finding.code, finding.params, lang)

@@ -1564,8 +1564,20 @@ def _fix(own: dict[str, Any], generic: dict[str, Any], params: dict[str, Any],
         heading = headings.get(kinds) or Step(_OTHER_SECTION, {"systems": _either(kinds)})
         steps.append(heading)
         steps.extend(section)
-    action = own.get("action") or generic.get("action")
-    return Fix(steps=tuple(steps), links=tuple(links), commands=tuple(commands), action=action)
+    spec = own if own.get("action") else generic
+    action, action_params = _action_of(spec, params)
+    return Fix(steps=tuple(steps), links=tuple(links), commands=tuple(commands), action=action,
+               action_params=action_params)
+
+
+def _action_of(spec: dict[str, Any], params: dict[str, Any]) -> tuple[Optional[str],
+                                                                       dict[str, Any]]:
+    """The fix action a table entry names, with its params filled from the finding's (a
+    ``set_env`` of the folder the log names); no action when one of them has no value."""
+    filled = {name: _value(value, params) for name, value in spec.get("action_params", {}).items()}
+    if not spec.get("action") or None in filled.values():
+        return None, {}
+    return spec["action"], filled
 
 
 _OS_NAMES = {"windows": "Windows", "linux": "Linux", "wsl2": "WSL2", "macos": "macOS"}

@@ -15,7 +15,7 @@ import time
 from types import ModuleType
 from typing import Any, Optional
 
-from wizard.core.host.nvml import _text, error_kind, load_nvml_library
+from wizard.core.host.nvml import _text, error_kind, import_pynvml
 
 # nvmlClocksEventReason* (formerly nvmlClocksThrottleReason*) bits
 REASONS = {
@@ -66,12 +66,7 @@ class ClockSampler:
 
     def _run(self) -> None:
         try:
-            if self.module is not None:
-                nvml = self.module
-            else:
-                import pynvml as nvml
-
-                load_nvml_library()  # where pynvml alone would not find it (NixOS)
+            nvml = self.module if self.module is not None else import_pynvml()
         except ImportError as exc:
             self.error = f"nvidia-ml-py is not installed: {exc}"
             return

@@ -157,6 +157,15 @@ def _import_pynvml() -> ModuleType:
     return pynvml
 
 
+def import_pynvml() -> ModuleType:
+    """pynvml, with the NVML library loaded where pynvml alone would not find it (NixOS): for
+    the callers that keep a session of their own (the monitor, the benchmark's clock sampler).
+    ``query_nvml`` loads it in :func:`_library_loadable` before pynvml is first imported."""
+    pynvml = _import_pynvml()
+    load_nvml_library()
+    return pynvml
+
+
 def _read_all(nvml: ModuleType) -> dict[str, Any]:
     result: dict[str, Any] = {
         "error": None,

@@ -25,7 +25,7 @@ import time
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from wizard.core.host.nvml import is_laptop_name, load_nvml_library
+from wizard.core.host.nvml import import_pynvml, is_laptop_name
 
 # NVML return codes (nvml.h) -> the kinds the monitor's messages name.
 ERROR_KINDS: dict[int, str] = {
@@ -116,13 +116,7 @@ class NvmlSession:
     # -- the session -------------------------------------------------------------------------
     def _binding(self) -> ModuleType:
         if self._nvml is None:
-            if self._module is not None:
-                self._nvml = self._module
-            else:
-                import pynvml
-
-                load_nvml_library()  # where pynvml alone would not find it (NixOS)
-                self._nvml = pynvml
+            self._nvml = self._module if self._module is not None else import_pynvml()
         return self._nvml
 
     def _init(self) -> bool:

@@ -95,10 +95,9 @@ def _own_pip(ctx: CheckContext, finding: Finding) -> Finding:
     fix of a log line's signature, read without knowing the environment) may be another
     Python's."""
     commands = finding.fix.commands
-    if not any(_BARE_PIP.match(command) for command in commands):
-        return finding
     own = tuple(env_pip(ctx, c) if _BARE_PIP.match(c) else c for c in commands)
-    return replace(finding, fix=replace(finding.fix, commands=own))
+    return finding if own == commands else replace(finding, fix=replace(finding.fix,
+                                                                        commands=own))
 
 
 def wire_all(ctx: CheckContext) -> None:
@@ -153,10 +152,6 @@ Action = tuple[str, dict[str, Any]]
 
 
 def _action(ctx: CheckContext, finding: Finding) -> Optional[Action]:
-    folder = finding.params.get("driver_folder")
-    if finding.code == "cuda_not_on_path" and folder and not ctx.host.is_windows:
-        # the driver's folder a distribution keeps off the loader path (NixOS)
-        return "set_env", {"name": "LD_LIBRARY_PATH", "append": str(folder)}
     if finding.code in CUDA_CODES:
         return _cuda_action(ctx, finding)
     if finding.code in TF_INSTALL_CODES:
